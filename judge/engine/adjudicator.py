@@ -1,0 +1,332 @@
+"""Movement adjudication: supports, cuts, convoys, head-to-head battles, circular moves and
+convoy paradoxes, as the DATC 3.0 defines them (its chapter 5 "decisions").
+
+Every unit has one order; each order has one decision, keyed by the unit's province:
+
+- a move: does it succeed?
+- a support: is it given (not cut, the supporter not dislodged)?
+- a convoy: does the fleet stay (not dislodged)?
+
+Decisions are resolved by the DATC's guess-and-check algorithm: a decision that depends on
+itself is guessed both ways; one consistent answer wins; none or two invoke the backup rule
+(circular movement succeeds; in a convoy paradox the convoying fleets hold: Szykman, 4.A.2).
+Orders reaching here are legal (``validation.py``); a void order is simply one that does not
+match, such as a support for a move that was not ordered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .map import ARMY, Map, province_of
+from .orders import Convoy, Hold, Move, MovementOrder, Support
+from .position import Position, Unit
+
+UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+#: A variant's route rule: ``(movement, origin province) -> True if the route is open``.
+RouteRule = Callable[["Movement", str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class MovementOutcome:
+    """What happened to every unit in a movement phase."""
+
+    succeeded: frozenset[str]          # provinces whose unit moved
+    dislodged: Mapping[str, str]       # province -> province the attacker came from
+    by_convoy: frozenset[str]          # provinces whose unit moved (or tried) by convoy
+    void: frozenset[str]               # provinces whose support/convoy matched nothing
+    cut: frozenset[str]                # provinces whose support was cut
+    no_route: frozenset[str]           # provinces whose move had no convoy (or variant) route
+    contested: frozenset[str]          # empty provinces left vacant by a standoff
+
+
+class Movement:
+    """One movement phase being resolved. Build it, call :meth:`run`."""
+
+    def __init__(
+        self,
+        m: Map,
+        position: Position,
+        orders: Mapping[str, MovementOrder],
+        route_rules: Mapping[str, RouteRule] | None = None,
+    ) -> None:
+        self.map = m
+        self.units: Mapping[str, Unit] = position.units
+        self.route_rules = route_rules or {}
+        self.order: dict[str, MovementOrder] = {
+            prov: orders.get(prov) or Hold(unit) for prov, unit in position.units.items()
+        }
+        self.dest: dict[str, str] = {}           # mover province -> destination province
+        self.movers_to: dict[str, list[str]] = {}
+        self.convoy: dict[str, bool] = {}         # mover province -> goes by convoy
+        self.convoyers: dict[str, list[str]] = {}  # army province -> matching convoy fleets
+        self.supporters: dict[str, list[str]] = {}  # supported province -> matching supporters
+        self.void: set[str] = set()
+        self.head_to_head: dict[str, str] = {}
+        self.paradox_held: set[str] = set()
+        self.state: dict[str, int] = {}
+        self.result: dict[str, bool] = {}
+        self.deps: list[str] = []
+        self._prepare()
+
+    # -- static analysis ------------------------------------------------------------
+    def _prepare(self) -> None:
+        order, units = self.order, self.units
+        for prov, o in order.items():
+            if isinstance(o, Move):
+                d = province_of(o.dest)
+                self.dest[prov] = d
+                self.movers_to.setdefault(d, []).append(prov)
+        own_convoys: set[tuple[str, str]] = set()
+        for prov, o in order.items():
+            if isinstance(o, Convoy):
+                army = units.get(o.target)
+                if army is not None and army.power == o.unit.power:
+                    own_convoys.add((o.target, o.dest))
+        for prov, d in self.dest.items():
+            o = order[prov]
+            assert isinstance(o, Move)
+            if o.unit.type != ARMY or o.via is not None:
+                self.convoy[prov] = False
+            elif d not in self.map.army_adj.get(o.unit.location, ()):
+                self.convoy[prov] = True
+            else:
+                self.convoy[prov] = o.via_convoy or (prov, d) in own_convoys
+        for prov, o in order.items():
+            if isinstance(o, Convoy):
+                if self.convoy.get(o.target) and self.dest.get(o.target) == o.dest:
+                    self.convoyers.setdefault(o.target, []).append(prov)
+                else:
+                    self.void.add(prov)
+            elif isinstance(o, Support):
+                target = order.get(o.target)
+                if target is None:
+                    ok = False
+                elif o.dest is None:
+                    ok = not isinstance(target, Move)
+                else:
+                    ok = isinstance(target, Move) and self.dest[o.target] == o.dest
+                if ok:
+                    self.supporters.setdefault(o.target, []).append(prov)
+                else:
+                    self.void.add(prov)
+        for prov in self.void:
+            self.state[prov], self.result[prov] = RESOLVED, False
+        for prov, d in self.dest.items():
+            o = order[prov]
+            if self.dest.get(d) == prov and not self.convoy[prov] and not self.convoy[d]:
+                if o.via is None and order[d].via is None:  # type: ignore[union-attr]
+                    self.head_to_head[prov] = d
+
+    def opponent(self, prov: str) -> str | None:
+        """The unit in a head-to-head battle with the mover in ``prov`` (neither convoyed)."""
+        return self.head_to_head.get(prov)
+
+    # -- the resolver ---------------------------------------------------------------
+    def resolve(self, key: str) -> bool:
+        state = self.state.get(key, UNRESOLVED)
+        if state == RESOLVED:
+            return self.result[key]
+        if state == GUESSING:
+            if key not in self.deps:
+                self.deps.append(key)
+            return self.result[key]
+        deps = self.deps
+        old = len(deps)
+        self.result[key], self.state[key] = False, GUESSING
+        first = self.adjudicate(key)
+        if len(deps) == old:
+            if self.state[key] != RESOLVED:
+                self.result[key], self.state[key] = first, RESOLVED
+            return self.result[key]
+        if deps[old] != key:
+            deps.append(key)
+            self.result[key] = first
+            return first
+        self._reset(old)
+        self.result[key], self.state[key] = True, GUESSING
+        second = self.adjudicate(key)
+        if first == second:
+            self._reset(old)
+            self.result[key], self.state[key] = first, RESOLVED
+            return first
+        self._backup(old)
+        return self.resolve(key)
+
+    def _reset(self, old: int) -> None:
+        for k in self.deps[old:]:
+            self.state[k] = UNRESOLVED
+        del self.deps[old:]
+
+    def _backup(self, old: int) -> None:
+        """No or two consistent answers: circular movement, or a convoy paradox."""
+        cycle = self.deps[old:]
+        self._reset(old)
+        fleets = [k for k in cycle if isinstance(self.order[k], Convoy)]
+        convoyed = [k for k in cycle if self.convoy.get(k)]
+        if fleets or convoyed:
+            # Szykman (DATC 4.A.2): the convoying fleets of the paradox hold.
+            held = fleets or [f for k in convoyed for f in self.convoyers.get(k, ())]
+            self.paradox_held.update(held)
+        else:
+            for k in cycle:
+                if k in self.dest:
+                    self.result[k], self.state[k] = True, RESOLVED
+        for k in cycle:
+            if self.state.get(k) != RESOLVED:
+                self.state[k] = UNRESOLVED
+
+    def adjudicate(self, key: str) -> bool:
+        o = self.order[key]
+        if isinstance(o, Move):
+            return self._move_succeeds(key)
+        if isinstance(o, Support):
+            return self._support_given(key, o)
+        return not self._dislodged(key)
+
+    # -- decisions ------------------------------------------------------------------
+    def _move_succeeds(self, prov: str) -> bool:
+        if not self.route_open(prov):
+            return False
+        d = self.dest[prov]
+        attack = self.attack_strength(prov)
+        opp = self.opponent(prov)
+        if opp is not None:
+            if attack <= self.defend_strength(opp):
+                return False
+        elif attack <= self.hold_strength(d):
+            return False
+        for other in self.movers_to[d]:
+            if other != prov and attack <= self.prevent_strength(other):
+                return False
+        return True
+
+    def _support_given(self, prov: str, o: Support) -> bool:
+        power = o.unit.power
+        for attacker in self.movers_to.get(prov, ()):
+            if self.units[attacker].power == power:
+                continue
+            if o.dest is not None and attacker == o.dest:
+                continue  # a unit cannot cut support for an attack on itself (DATC 4.A.4)
+            if self.route_open(attacker):
+                return False
+        return not self._dislodged(prov)
+
+    def _dislodged(self, prov: str) -> bool:
+        for attacker in self.movers_to.get(prov, ()):
+            if self.resolve(attacker):
+                return True
+        return False
+
+    def route_open(self, prov: str) -> bool:
+        """True if the mover in ``prov`` has its route: always by land, else a convoy (or
+        a variant route) that is not disrupted."""
+        o = self.order[prov]
+        if isinstance(o, Move) and o.via is not None:
+            rule = self.route_rules.get(o.via)
+            return rule is not None and rule(self, prov)
+        if not self.convoy.get(prov):
+            return True
+        return self.convoy_path(prov, live=True)
+
+    def convoy_path(self, prov: str, *, live: bool) -> bool:
+        """Is there a chain of convoying fleets from ``prov`` to its destination? With
+        ``live`` only fleets that are not dislodged (and not held by a paradox) count."""
+        fleets = self.convoyers.get(prov)
+        if not fleets:
+            return False
+        reach = self.map.fleet_reach
+        dest = self.dest[prov]
+        usable = {province_of(f) for f in fleets if f not in self.paradox_held}
+        frontier = [f for f in usable if prov in reach.get(self.units[f].location, ())]
+        seen = set(frontier)
+        while frontier:
+            f = frontier.pop()
+            if live and not self.resolve(f):
+                continue
+            near = reach.get(self.units[f].location, ())
+            if dest in near:
+                return True
+            for g in usable:
+                if g not in seen and g in near:
+                    seen.add(g)
+                    frontier.append(g)
+        return False
+
+    # -- strengths ------------------------------------------------------------------
+    def _support_count(self, prov: str, exclude_power: str | None = None) -> int:
+        n = 0
+        for s in self.supporters.get(prov, ()):
+            if exclude_power is not None and self.units[s].power == exclude_power:
+                continue
+            if self.resolve(s):
+                n += 1
+        return n
+
+    def attack_strength(self, prov: str) -> int:
+        if not self.route_open(prov):
+            return 0
+        d = self.dest[prov]
+        occupant = self.units.get(d)
+        if occupant is not None:
+            occ_order = self.order[d]
+            moving_away = (
+                isinstance(occ_order, Move) and self.opponent(prov) is None and self.resolve(d)
+            )
+            if not moving_away:
+                if occupant.power == self.units[prov].power:
+                    return 0
+                return 1 + self._support_count(prov, exclude_power=occupant.power)
+        return 1 + self._support_count(prov)
+
+    def defend_strength(self, prov: str) -> int:
+        return 1 + self._support_count(prov)
+
+    def prevent_strength(self, prov: str) -> int:
+        if not self.route_open(prov):
+            return 0
+        opp = self.opponent(prov)
+        if opp is not None and self.resolve(opp):
+            return 0
+        return 1 + self._support_count(prov)
+
+    def hold_strength(self, prov: str) -> int:
+        if prov not in self.units:
+            return 0
+        if isinstance(self.order[prov], Move):
+            return 0 if self.resolve(prov) else 1
+        return 1 + self._support_count(prov)
+
+    # -- the whole phase ------------------------------------------------------------
+    def run(self) -> MovementOutcome:
+        for prov in self.order:
+            self.resolve(prov)
+        succeeded = frozenset(p for p in self.dest if self.result[p])
+        dislodged: dict[str, str] = {}
+        for prov in self.order:
+            if prov in succeeded:
+                continue
+            for attacker in self.movers_to.get(prov, ()):
+                if attacker in succeeded:
+                    dislodged[prov] = attacker
+        cut = frozenset(
+            p for p, o in self.order.items()
+            if isinstance(o, Support) and p not in self.void and not self.result[p] and p not in dislodged
+        )
+        no_route = frozenset(p for p in self.dest if p not in succeeded and not self.route_open(p))
+        occupied_after = {self.dest[p] for p in succeeded} | {p for p in self.units if p not in succeeded}
+        contested = frozenset(
+            d for d, movers in self.movers_to.items()
+            if d not in occupied_after and any(self.prevent_strength(p) > 0 for p in movers)
+        )
+        return MovementOutcome(
+            succeeded=succeeded,
+            dislodged=dislodged,
+            by_convoy=frozenset(p for p, c in self.convoy.items() if c),
+            void=frozenset(self.void | self.paradox_held),
+            cut=cut,
+            no_route=no_route,
+            contested=contested,
+        )

@@ -1,0 +1,190 @@
+"""The board: provinces, coasts, adjacency and powers, as immutable data.
+
+A *location* is where a unit stands: a province abbreviation (``"lon"``) or, for a fleet on
+a split-coast province, ``"province/coast"`` (``"stp/sc"``). Adjacency is precomputed once
+per map into frozensets, so that the adjudicator only does set look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+LAND, COAST, SEA, DUAL, IMPASSABLE = "land", "coast", "sea", "dual", "impassable"
+PROVINCE_TYPES = (LAND, COAST, SEA, DUAL, IMPASSABLE)
+ARMY, FLEET = "A", "F"
+UNIT_NAMES = {ARMY: "Army", FLEET: "Fleet"}
+
+
+def province_of(location: str) -> str:
+    """The province abbreviation of a location (``"stp/sc"`` -> ``"stp"``)."""
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]
+
+
+def coast_of(location: str) -> str | None:
+    """The coast code of a location, or None (``"stp/sc"`` -> ``"sc"``)."""
+    slash = location.find("/")
+    return None if slash < 0 else location[slash + 1 :]
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    """One space of the board."""
+
+    abbr: str
+    name: str
+    kind: str
+    supply: bool = False
+    coasts: tuple[str, ...] = ()
+    coast_names: Mapping[str, str] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+
+    @property
+    def holds_armies(self) -> bool:
+        return self.kind in (LAND, COAST, DUAL)
+
+    @property
+    def holds_fleets(self) -> bool:
+        return self.kind in (COAST, SEA, DUAL)
+
+    @property
+    def is_water(self) -> bool:
+        """True where a fleet can convoy: seas, and island chains (``dual``)."""
+        return self.kind in (SEA, DUAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A player's country: its names, signon letter, home centres and starting units."""
+
+    name: str
+    adjective: str
+    letter: str
+    home: tuple[str, ...]
+    units: tuple[str, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Map:
+    """An immutable, validated board. Build one with :func:`judge.engine.mapfile.load_map`."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        start: str,
+        victory: int,
+        powers: Iterable[Power],
+        provinces: Iterable[Province],
+        army_edges: Mapping[str, Iterable[str]],
+        fleet_edges: Mapping[str, Iterable[str]],
+        aliases: Mapping[str, str],
+        map_aliases: Iterable[str] = (),
+        rules: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.start = start
+        self.victory = victory
+        self.map_aliases = tuple(map_aliases)
+        self.powers: tuple[Power, ...] = tuple(powers)
+        self.provinces: Mapping[str, Province] = MappingProxyType({p.abbr: p for p in provinces})
+        self.army_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {k: frozenset(v) for k, v in army_edges.items()}
+        )
+        self.fleet_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {k: frozenset(v) for k, v in fleet_edges.items()}
+        )
+        # Province-level fleet reach, for supports: a fleet supports into a province it
+        # could move to on any coast.
+        self.fleet_reach: Mapping[str, frozenset[str]] = MappingProxyType(
+            {k: frozenset(province_of(x) for x in v) for k, v in self.fleet_adj.items()}
+        )
+        self.aliases: Mapping[str, str] = MappingProxyType(dict(aliases))
+        self.rules: Mapping[str, Any] = MappingProxyType(dict(rules or {}))
+        self.power_by_name: Mapping[str, Power] = MappingProxyType(
+            {p.name.lower(): p for p in self.powers}
+        )
+        self.power_by_letter: Mapping[str, Power] = MappingProxyType(
+            {p.letter.upper(): p for p in self.powers}
+        )
+        self.supply_centres: tuple[str, ...] = tuple(
+            sorted(p.abbr for p in self.provinces.values() if p.supply)
+        )
+        self.home_of: Mapping[str, str] = MappingProxyType(
+            {c: pw.name for pw in self.powers for c in pw.home}
+        )
+        # Every army or fleet neighbour, by province, for distance counts (civil disorder).
+        any_adj: dict[str, set[str]] = {a: set() for a in self.provinces}
+        for src, dsts in list(self.army_adj.items()) + list(self.fleet_adj.items()):
+            any_adj[province_of(src)].update(province_of(d) for d in dsts)
+        self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
+            {k: frozenset(v) for k, v in any_adj.items()}
+        )
+
+    # -- look-ups ---------------------------------------------------------------------
+    def province(self, location: str) -> Province:
+        return self.provinces[province_of(location)]
+
+    def power(self, name: str) -> Power:
+        """The power called ``name`` (any case), or KeyError."""
+        return self.power_by_name[name.lower()]
+
+    def find_power(self, text: str) -> Power | None:
+        """A power by name, adjective or letter, any case; None if there is none."""
+        t = text.strip().lower()
+        for p in self.powers:
+            if t in (p.name.lower(), p.adjective.lower()) or (len(t) == 1 and t == p.letter.lower()):
+                return p
+        return None
+
+    def fleet_locations(self, province: str) -> tuple[str, ...]:
+        """Where a fleet can stand in a province: its coasts, or the province itself."""
+        p = self.provinces[province]
+        if p.coasts:
+            return tuple(f"{province}/{c}" for c in p.coasts)
+        return (province,) if p.holds_fleets else ()
+
+    def can_hold(self, unit_type: str, location: str) -> bool:
+        """True if a unit of that type may stand on that location."""
+        prov = self.provinces.get(province_of(location))
+        if prov is None:
+            return False
+        coast = coast_of(location)
+        if unit_type == ARMY:
+            return prov.holds_armies and coast is None
+        if prov.coasts:
+            return coast in prov.coasts
+        return prov.holds_fleets and coast is None
+
+    def adjacent(self, unit_type: str, src: str, dst: str) -> bool:
+        """True if a unit of that type at location ``src`` can move to location ``dst``."""
+        if unit_type == ARMY:
+            return dst in self.army_adj.get(src, ())
+        return dst in self.fleet_adj.get(src, ())
+
+    def reaches(self, unit_type: str, src: str, province: str) -> bool:
+        """True if a unit at ``src`` could move into ``province`` (any coast): support reach."""
+        if unit_type == ARMY:
+            return province in self.army_adj.get(src, ())
+        return province in self.fleet_reach.get(src, ())
+
+    def location_name(self, location: str, *, article: bool = False) -> str:
+        """The full name players read: ``St Petersburg (south coast)``."""
+        prov = self.provinces[province_of(location)]
+        name = prov.name
+        if article and prov.kind == SEA and not name.lower().startswith("the "):
+            name = "the " + name
+        coast = coast_of(location)
+        if coast is not None:
+            cname = prov.coast_names.get(coast, coast.upper())
+            name = f"{name} ({cname.lower()})"
+        return name
+
+    def __repr__(self) -> str:
+        return f"Map({self.name!r})"
+

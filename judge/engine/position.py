@@ -1,0 +1,176 @@
+"""Positions: the frozen state of a game between two adjudications.
+
+A position is a value: adjudication never changes one, it makes the next. Units are keyed
+by province, so "is there a unit in Burgundy" is one dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .map import ARMY, FLEET, Map, province_of
+from .phase import Phase
+
+
+class PositionError(ValueError):
+    """A position that does not fit its map (a unit on an impossible place, two units in
+    one province, an unknown power)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit on the board: its power, its type (``A``/``F``) and its location."""
+
+    power: str
+    type: str
+    location: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.location)
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit dislodged in the last movement phase and the locations it may retreat to."""
+
+    unit: Unit
+    retreats: tuple[str, ...]
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return mapping if isinstance(mapping, MappingProxyType) else MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Phase, units (by province), dislodged units (by province) and centre owners."""
+
+    phase: Phase
+    units: Mapping[str, Unit]
+    dislodged: Mapping[str, Dislodged] = field(default_factory=dict)
+    owners: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", _frozen(self.units))
+        object.__setattr__(self, "dislodged", _frozen(self.dislodged))
+        object.__setattr__(self, "owners", _frozen(self.owners))
+
+    @classmethod
+    def build(
+        cls,
+        phase: Phase,
+        units: Iterable[Unit],
+        dislodged: Iterable[Dislodged] = (),
+        owners: Mapping[str, str] | None = None,
+    ) -> Position:
+        """Make a position from lists, refusing two units in one province."""
+        by_prov: dict[str, Unit] = {}
+        for u in units:
+            if u.province in by_prov:
+                raise PositionError(f"two units in {u.province}: {by_prov[u.province]} and {u}")
+            by_prov[u.province] = u
+        dis = {d.unit.province: d for d in dislodged}
+        return cls(phase, by_prov, dis, dict(owners or {}))
+
+    # -- questions ------------------------------------------------------------------
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centres_of(self, power: str) -> list[str]:
+        return sorted(c for c, p in self.owners.items() if p == power)
+
+    def centre_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for p in self.owners.values():
+            counts[p] = counts.get(p, 0) + 1
+        return counts
+
+    # -- text forms -----------------------------------------------------------------
+    def to_json(self, m: Map) -> dict[str, Any]:
+        """The ``judge adjudicate`` form: powers in map order, units as ``"F stp/sc"``."""
+        units: dict[str, list[str]] = {}
+        dislodged: dict[str, list[dict[str, Any]]] = {}
+        centres: dict[str, list[str]] = {}
+        for pw in m.powers:
+            us = sorted(str(u) for u in self.units.values() if u.power == pw.name)
+            if us:
+                units[pw.name] = us
+            ds = [
+                {"unit": str(d.unit), "retreats": list(d.retreats)}
+                for _, d in sorted(self.dislodged.items())
+                if d.unit.power == pw.name
+            ]
+            if ds:
+                dislodged[pw.name] = ds
+            cs = self.centres_of(pw.name)
+            if cs:
+                centres[pw.name] = cs
+        return {"phase": self.phase.code, "units": units, "dislodged": dislodged, "centres": centres}
+
+    @classmethod
+    def from_json(cls, m: Map, data: Mapping[str, Any]) -> Position:
+        """Read the ``judge adjudicate`` form, checking it against the map."""
+        phase = Phase.parse(str(data.get("phase") or m.start))
+        units = [
+            parse_unit(m, power, text)
+            for power, texts in _power_lists(m, data.get("units") or {})
+            for text in texts
+        ]
+        dislodged = []
+        for power, entries in _power_lists(m, data.get("dislodged") or {}):
+            for entry in entries:
+                if isinstance(entry, str):
+                    entry = {"unit": entry}
+                unit = parse_unit(m, power, str(entry.get("unit", "")))
+                retreats = entry.get("retreats")
+                if retreats is None:
+                    raise PositionError(f"dislodged {unit} needs its list of retreats")
+                for r in retreats:
+                    if not m.can_hold(unit.type, r) or r not in _neighbours(m, unit):
+                        raise PositionError(f"dislodged {unit} cannot retreat to {r!r}")
+                dislodged.append(Dislodged(unit, tuple(retreats)))
+        owners: dict[str, str] = {}
+        for power, centres in _power_lists(m, data.get("centres") or {}):
+            for c in centres:
+                c = str(c).lower()
+                prov = m.provinces.get(c)
+                if prov is None or not prov.supply:
+                    raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
+                owners[c] = power
+        return cls.build(phase, units, dislodged, owners)
+
+
+def _neighbours(m: Map, unit: Unit) -> frozenset[str]:
+    return m.army_adj.get(unit.location, frozenset()) if unit.type == ARMY else m.fleet_adj.get(
+        unit.location, frozenset()
+    )
+
+
+def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[Any]]]:
+    if not isinstance(data, Mapping):
+        raise PositionError("units, dislodged and centres must be objects keyed by power")
+    for key, value in data.items():
+        pw = m.find_power(str(key))
+        if pw is None:
+            raise PositionError(f"no power {key!r} on the {m.title} map")
+        if not isinstance(value, list):
+            raise PositionError(f"{key}: expected a list")
+        yield pw.name, value
+
+
+def parse_unit(m: Map, power: str, text: str) -> Unit:
+    """Read ``"F stp/sc"`` (canonical abbreviations) into a unit, checking the map."""
+    parts = text.split()
+    if len(parts) != 2 or parts[0].upper() not in (ARMY, FLEET):
+        raise PositionError(f"cannot read the unit {text!r}; write it like 'F stp/sc'")
+    utype, loc = parts[0].upper(), parts[1].lower()
+    if not m.can_hold(utype, loc):
+        raise PositionError(f"{power}: a {'fleet' if utype == FLEET else 'army'} cannot stand on {loc!r}")
+    return Unit(power, utype, loc)

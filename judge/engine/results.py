@@ -1,0 +1,60 @@
+"""What an adjudication reports: one result per order, and the position that follows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .orders import Order, order_power
+from .position import Dislodged, Position, Unit
+
+# The classic notes printed after an order, as njudge writes them: (*bounce, dislodged*).
+BOUNCE = "bounce"
+CUT = "cut"
+VOID = "void"
+DISLODGED = "dislodged"
+NO_CONVOY = "no convoy"
+DESTROYED = "destroyed"
+DISBANDED = "disbanded"
+ILLEGAL = "illegal"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    """One order as adjudicated, with its notes (empty when it simply succeeded).
+    ``default`` marks an order the judge gave for the player (civil disorder)."""
+
+    order: Order
+    notes: tuple[str, ...] = ()
+    default: bool = False
+
+    @property
+    def power(self) -> str:
+        return order_power(self.order)
+
+    @property
+    def outcome(self) -> str:
+        """The notes joined as the results print them: ``bounce, dislodged``."""
+        return ", ".join(self.notes)
+
+    @property
+    def succeeded(self) -> bool:
+        return not self.notes
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """The results of one phase and the position it leads to.
+
+    ``dislodged`` lists the units dislodged in a movement phase with where each may go
+    (empty tuple: destroyed at once). ``destroyed`` lists units lost in this phase for want
+    of a retreat. ``winners`` names the power (or powers) with a victory, if any.
+    """
+
+    phase: Position
+    results: tuple[OrderResult, ...]
+    next: Position
+    dislodged: tuple[Dislodged, ...] = ()
+    destroyed: tuple[Unit, ...] = ()
+    winners: tuple[str, ...] = ()
+    centres_changed: bool = False
+    errors: tuple[str, ...] = field(default=())
