@@ -1,0 +1,92 @@
+"""Orders and units as the classic judge results print them.
+
+The wording follows njudge's result mails: ``Army Armenia -> Smyrna.``, ``Fleet Ionian Sea
+SUPPORT French Fleet Tunis.``, ``Builds a fleet in St Petersburg (north coast).``,
+``Removes the fleet in the Norwegian Sea.``, ``Build waived.``. A supported or convoyed unit
+carries its power's adjective only when it belongs to another power than the ordering one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .map import ARMY, UNIT_NAMES, Map
+from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, Support, Waive
+from .position import Dislodged, Unit
+
+RAILWAY_NAME = "Trans-Siberian Railroad"
+
+
+def describe_unit(m: Map, unit: Unit, *, article: bool = False) -> str:
+    """``Army Berlin``; with ``article``: ``the French Fleet in the Ionian Sea``."""
+    if not article:
+        return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
+    return f"the {adjective(m, unit.power)} {UNIT_NAMES[unit.type]} in {m.location_name(unit.location, article=True)}"
+
+
+def adjective(m: Map, power: str) -> str:
+    """The power's adjective (``French``), or the name itself if the map does not know it."""
+    found = m.find_power(power)
+    return found.adjective if found is not None else power
+
+
+def describe_dislodged(m: Map, dislodged: Dislodged) -> str:
+    """The line of the dislodged block of a movement result."""
+    who = describe_unit(m, dislodged.unit, article=True)
+    who = who[0].upper() + who[1:]
+    if not dislodged.retreats:
+        return f"{who} with no valid retreats was destroyed."
+    places = " or ".join(m.location_name(r) for r in dislodged.retreats)
+    return f"{who} can retreat to {places}."
+
+
+def _other_unit(m: Map, power: str, unit_power: str | None, unit_type: str | None, province: str) -> str:
+    words = []
+    if unit_power is not None and unit_power != power:
+        words.append(adjective(m, unit_power))
+    if unit_type is not None:
+        words.append(UNIT_NAMES[unit_type])
+    words.append(m.location_name(province))
+    return " ".join(words)
+
+
+def railway_name(m: Map) -> str:
+    """The railway's name as the map gives it (``[rules.railway] name``)."""
+    data = m.rules.get("railway")
+    if isinstance(data, Mapping):
+        return str(data.get("name", RAILWAY_NAME))
+    return RAILWAY_NAME
+
+
+def describe(m: Map, order: Order) -> str:
+    """One order as a results line (without the ``Power:`` prefix)."""
+    if isinstance(order, Waive):
+        return "Build waived."
+    if isinstance(order, Build):
+        kind = "an army" if order.unit.type == ARMY else "a fleet"
+        return f"Builds {kind} in {m.location_name(order.unit.location, article=True)}."
+    if isinstance(order, Remove):
+        kind = UNIT_NAMES[order.unit.type].lower()
+        return f"Removes the {kind} in {m.location_name(order.unit.location, article=True)}."
+    me = describe_unit(m, order.unit)
+    if isinstance(order, Hold):
+        return f"{me} HOLD."
+    if isinstance(order, Disband):
+        return f"{me} DISBAND."
+    if isinstance(order, Retreat):
+        return f"{me} -> {m.location_name(order.dest)}."
+    if isinstance(order, Move):
+        steps = [m.location_name(r) for r in order.route]
+        if order.via == "railway":
+            steps = [railway_name(m)]
+        return " -> ".join([me, *steps, m.location_name(order.dest)]) + "."
+    power = order.unit.power
+    if isinstance(order, Support):
+        other = _other_unit(m, power, order.target_power, order.target_type, order.target)
+        if order.dest is None:
+            return f"{me} SUPPORT {other}."
+        return f"{me} SUPPORT {other} -> {m.location_name(order.dest)}."
+    if isinstance(order, Convoy):
+        other = _other_unit(m, power, order.target_power, ARMY, order.target)
+        return f"{me} CONVOY {other} -> {m.location_name(order.dest)}."
+    raise TypeError(f"not an order: {order!r}")
