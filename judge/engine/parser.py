@@ -583,9 +583,8 @@ def _adjustment(cur: _Cursor, position: Position, power: str) -> list[Order]:
         if there.power != power:
             raise cur.error(f"The unit in {_where(m, place.province)} is not yours.")
         return [Remove(there)]
-    if utype is None:
-        name = m.location_name(place.province)
-        raise cur.error(f"Say what to build: 'build army {name}' or 'build fleet {name}'.")
+    if utype is None:  # DATC 4.C.3: an army, or a fleet where a coast is written
+        utype = FLEET if place.coast is not None else ARMY
     loc = place.province
     if utype == FLEET and place.coast is not None:
         loc = f"{place.province}/{place.coast}"  # DATC 4.B.7: checked by validation

@@ -1,0 +1,269 @@
+"""Legality of an order at entry (DATC 4.E.1): an order is legal if, not knowing the other
+orders, it could be valid. An illegal order is refused when the player sends it; the unit
+then has no order (and holds).
+
+What "could be valid" means for convoys: the fleets a convoy needs must stand on the board
+now, since that is known without the other orders. An army may move to a province it does
+not border only along a chain of water provinces (sea or dual) each holding a fleet; a fleet
+may convoy only if it lies on such a chain; a unit may support a convoyed move only if a
+chain exists without the supporter itself (DATC 6.D.31). A chain counts only if every fleet
+in it is needed: no fleet but the last borders the destination and none but the first
+borders the army's province (DATC 6.G.19).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .map import ARMY, FLEET, UNIT_NAMES, Map, province_of
+from .orders import Build, Convoy, Disband, Hold, Move, Order, OrderError, Remove, Retreat, Support, Waive
+from .phase import ADJUSTMENT, MOVEMENT, RETREAT
+from .position import Position, Unit
+
+__all__ = ["check_order", "convoy_routes"]
+
+_PHASE_OF = {
+    Hold: MOVEMENT, Move: MOVEMENT, Support: MOVEMENT, Convoy: MOVEMENT,
+    Retreat: RETREAT, Disband: RETREAT,
+    Build: ADJUSTMENT, Remove: ADJUSTMENT, Waive: ADJUSTMENT,
+}
+_PHASE_WORDS = {MOVEMENT: "movement", RETREAT: "retreat", ADJUSTMENT: "adjustment"}
+
+
+def _name(m: Map, unit: Unit) -> str:
+    return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
+
+
+def _place(m: Map, province: str) -> str:
+    return m.location_name(province)
+
+
+def _water(m: Map, province: str) -> bool:
+    prov = m.provinces.get(province)
+    return prov is not None and prov.is_water
+
+
+def _borders_water(m: Map, province: str) -> bool:
+    return any(_water(m, p) and province in m.fleet_reach.get(p, ()) for p in m.any_adj.get(province, ()))
+
+
+def convoy_routes(
+    m: Map, position: Position, src: str, dest: str, *, without: Iterable[str] = ()
+) -> list[tuple[str, ...]]:
+    """Every chain of fleet-held water provinces that could carry an army from province
+    ``src`` to province ``dest``, each fleet needed (see the module text). ``without``:
+    provinces whose fleets may not be used."""
+    banned = set(without)
+
+    def usable(p: str) -> bool:
+        u = position.units.get(p)
+        return p not in banned and _water(m, p) and u is not None and u.type == FLEET
+
+    def touches(w: str, p: str) -> bool:
+        return p in m.fleet_reach.get(w, ())
+
+    routes: list[tuple[str, ...]] = []
+    if src == dest:
+        return routes
+
+    def walk(path: list[str]) -> None:
+        last = path[-1]
+        if touches(last, dest):
+            routes.append(tuple(path))
+            return  # a fleet bordering the destination ends every needed chain
+        for nxt in sorted(m.fleet_reach.get(last, ())):
+            if nxt in path or not usable(nxt) or touches(nxt, src):
+                continue
+            walk([*path, nxt])
+
+    for first in sorted(m.fleet_reach):
+        if usable(first) and touches(first, src):
+            walk([first])
+    return routes
+
+
+def _army_can_reach(m: Map, position: Position, src: str, dest: str, without: Iterable[str] = ()) -> bool:
+    if dest in m.army_adj.get(src, ()):
+        return True
+    return bool(convoy_routes(m, position, src, dest, without=without))
+
+
+def _check_unit(m: Map, position: Position, unit: Unit, *, dislodged: bool = False) -> None:
+    where = m.location_name(unit.province, article=True)
+    if dislodged:
+        entry = position.dislodged.get(unit.province)
+        there = entry.unit if entry is not None else None
+        if there is None:
+            raise OrderError(f"No dislodged unit in {where}.")
+    else:
+        there = position.units.get(unit.province)
+        if there is None:
+            raise OrderError(f"No unit in {where}.")
+    if there.power != unit.power:
+        raise OrderError(f"The unit in {where} is not yours.")
+    if there.type != unit.type or there.location != unit.location:
+        raise OrderError(f"The unit in {where} is {_name(m, there)}, not {_name(m, unit)}.")
+
+
+def _check_move(m: Map, position: Position, order: Move) -> None:
+    unit, dest = order.unit, order.dest
+    me = _name(m, unit)
+    if order.via == "railway":
+        # The Trans-Siberian Railroad (Colonial): its rules are a variant module's job; until
+        # that module exists, railway moves are refused here.
+        raise OrderError("The railway rules are not available yet.")
+    if order.via is not None:
+        raise OrderError(f"Unknown route rule {order.via!r}.")
+    if province_of(dest) == unit.province:
+        raise OrderError(f"{me} cannot move to its own province.")
+    if province_of(dest) not in m.provinces:
+        raise OrderError(f"Unknown destination {dest!r}.")
+    if unit.type == FLEET:
+        if order.route or order.via_convoy:
+            raise OrderError(f"{me} is a fleet; only armies are convoyed.")
+        if not m.adjacent(FLEET, unit.location, dest):
+            raise OrderError(f"{me} cannot move to {m.location_name(dest)}.")
+        return
+    target = m.provinces[province_of(dest)]
+    if not target.holds_armies:
+        raise OrderError(f"{me} cannot move to {target.name}.")
+    for step in order.route:
+        if not _water(m, step):
+            raise OrderError(f"{me} cannot be convoyed through {_place(m, step)}: it is not a sea.")
+    if not _army_can_reach(m, position, unit.location, target.abbr):
+        raise OrderError(
+            f"{me} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
+        )
+
+
+def _check_support(m: Map, position: Position, order: Support) -> None:
+    unit = order.unit
+    me = _name(m, unit)
+    goal = order.target if order.dest is None else order.dest
+    if order.target not in m.provinces or goal not in m.provinces:
+        raise OrderError(f"{me} cannot support a unit that is not on the map.")
+    if goal == unit.province:
+        raise OrderError(f"{me} cannot support a unit into its own province.")
+    if order.target == unit.province:
+        raise OrderError(f"{me} cannot support itself.")
+    if not m.reaches(unit.type, unit.location, goal):
+        raise OrderError(f"{me} cannot support into {_place(m, goal)}: it cannot move there.")
+    other = position.units.get(order.target)
+    if other is None:
+        raise OrderError(f"{me} cannot support: there is no unit in {m.location_name(order.target, article=True)}.")
+    if order.dest is None:
+        return
+    if order.dest == order.target:
+        raise OrderError(f"{me} cannot support {_name(m, other)} to move to its own province.")
+    if other.type == FLEET:
+        ok = m.reaches(FLEET, other.location, order.dest)
+    else:
+        ok = _army_can_reach(m, position, other.location, order.dest, without=[unit.province])
+    if not ok:
+        raise OrderError(f"{me} cannot support {_name(m, other)} to {_place(m, order.dest)}: it cannot get there.")
+
+
+def _check_convoy(m: Map, position: Position, order: Convoy) -> None:
+    unit = order.unit
+    me = _name(m, unit)
+    if unit.type != FLEET:
+        raise OrderError(f"{me} is an army; only fleets convoy.")
+    if not _water(m, unit.province):
+        raise OrderError(f"{me} is not at sea, so it cannot convoy.")
+    if order.target not in m.provinces or order.dest not in m.provinces:
+        raise OrderError(f"{me} cannot convoy a unit that is not on the map.")
+    other = position.units.get(order.target)
+    if other is None:
+        raise OrderError(f"{me} cannot convoy: there is no unit in {m.location_name(order.target, article=True)}.")
+    if other.type != ARMY:
+        raise OrderError(f"{me} cannot convoy {_name(m, other)}: only armies are convoyed.")
+    if order.dest == order.target:
+        raise OrderError(f"{me} cannot convoy {_name(m, other)} to its own province.")
+    dest = m.provinces[order.dest]
+    if not dest.holds_armies or not _borders_water(m, order.dest):
+        raise OrderError(f"{me} cannot convoy an army to {dest.name}.")
+    if not _borders_water(m, order.target):
+        raise OrderError(f"{me} cannot convoy {_name(m, other)}: it is not on a coast.")
+    routes = convoy_routes(m, position, order.target, order.dest)
+    if not any(unit.province in r for r in routes):
+        raise OrderError(
+            f"{me} cannot convoy {_name(m, other)} to {dest.name}: it is not on a convoy route there."
+        )
+
+
+def _check_retreat(m: Map, position: Position, order: Retreat) -> None:
+    entry = position.dislodged[order.unit.province]
+    if order.dest not in entry.retreats:
+        me = _name(m, order.unit)
+        if not entry.retreats:
+            raise OrderError(f"{me} cannot retreat anywhere; it can only disband.")
+        options = " or ".join(m.location_name(r) for r in entry.retreats)
+        raise OrderError(f"{me} cannot retreat to {m.location_name(order.dest)}; it can retreat to {options}.")
+
+
+def _balance(position: Position, power: str) -> int:
+    """Owned centres minus units: positive means builds, negative removals."""
+    return len(position.centres_of(power)) - len(position.units_of(power))
+
+
+def _check_build(m: Map, position: Position, order: Build) -> None:
+    unit, power = order.unit, order.power
+    prov = m.provinces.get(unit.province)
+    if prov is None:
+        raise OrderError(f"Unknown place {unit.location!r}.")
+    where = m.location_name(unit.province, article=True)
+    if _balance(position, power) <= 0:
+        raise OrderError(f"{power} has no builds to make.")
+    if not prov.supply:
+        raise OrderError(f"{m.location_name(unit.province)} is not a supply centre.")
+    if m.home_of.get(unit.province) != power:
+        raise OrderError(f"{m.location_name(unit.province)} is not a home supply centre of {power}.")
+    if position.owners.get(unit.province) != power:
+        raise OrderError(f"{power} does not own {m.location_name(unit.province)}.")
+    if unit.province in position.units:
+        raise OrderError(f"There is already a unit in {where}.")
+    if unit.type == FLEET and prov.coasts and unit.location == unit.province:
+        coasts = " or ".join(prov.coast_names.get(c, c).lower() for c in prov.coasts)
+        raise OrderError(f"A fleet built in {prov.name} needs a coast: {coasts}.")
+    if not m.can_hold(unit.type, unit.location):
+        kind = "an army" if unit.type == ARMY else "a fleet"
+        raise OrderError(f"{kind.capitalize()} cannot be built in {m.location_name(unit.province, article=True)}.")
+
+
+def _check_remove(m: Map, position: Position, order: Remove) -> None:
+    _check_unit(m, position, order.unit)
+    if _balance(position, order.power) >= 0:
+        raise OrderError(f"{order.power} has no units to remove.")
+
+
+def check_order(m: Map, position: Position, order: Order) -> None:
+    """Raise :class:`OrderError` if ``order`` cannot be valid in ``position``."""
+    kind = _PHASE_OF.get(type(order))
+    if kind is None:
+        raise OrderError(f"Not an order: {order!r}.")
+    if kind != position.phase.kind:
+        raise OrderError(
+            f"That is a {_PHASE_WORDS[kind]} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
+        )
+    if isinstance(order, Waive):
+        if _balance(position, order.power) <= 0:
+            raise OrderError(f"{order.power} has no builds to waive.")
+        return
+    if isinstance(order, Build):
+        _check_build(m, position, order)
+        return
+    if isinstance(order, Remove):
+        _check_remove(m, position, order)
+        return
+    if isinstance(order, (Retreat, Disband)):
+        _check_unit(m, position, order.unit, dislodged=True)
+        if isinstance(order, Retreat):
+            _check_retreat(m, position, order)
+        return
+    _check_unit(m, position, order.unit)
+    if isinstance(order, Move):
+        _check_move(m, position, order)
+    elif isinstance(order, Support):
+        _check_support(m, position, order)
+    elif isinstance(order, Convoy):
+        _check_convoy(m, position, order)
