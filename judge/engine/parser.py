@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from .map import ARMY, FLEET, UNIT_NAMES, Map, Province
+from .map import ARMY, FLEET, SEA, UNIT_NAMES, Map, Province
 from .orders import (
     Build,
     Convoy,
@@ -254,6 +254,7 @@ class _Cursor:
         return None
 
     def take_place(self, what: str = "a province") -> _Place:
+        self.skip_fillers()
         if self.done():
             raise self.error(f"The order ends where {what} was expected.")
         found = self._exact(self.idx.names) or self._prefix()
@@ -265,7 +266,10 @@ class _Cursor:
         start = self.i
         province, self.i = found
         written = " ".join(t for t in self.toks[start : self.i] if t != "~")
-        return self._take_coast(self.m.provinces[province], written)
+        prov = self.m.provinces[province]
+        if prov.kind == SEA and self.peek() in ("sea", "ocean"):
+            self.i += 1  # DPjudge's "fleet nwg sea C norway - edi"
+        return self._take_coast(prov, written)
 
     def _take_coast(self, prov: Province, written: str) -> _Place:
         tok = self.peek()
@@ -560,16 +564,25 @@ def _adjustment(cur: _Cursor, position: Position, power: str) -> list[Order]:
             cur.i += 1
         elif not cur.done():
             nation = cur.take_nation()
+            letter = m.power_by_letter.get(tok.upper()) if tok is not None and len(tok) == 1 else None
+            if nation is None and letter is not None:
+                nation = letter.name
+                cur.i += 1
             if nation is not None and nation != power:
                 raise cur.error(f"You can only waive builds of {power}.")
         cur.expect_end()
         if count < 1:
             raise cur.error("Waive at least one build.")
         return [Waive(power) for _ in range(count)]
+    if cur.at_phrase(TRANSFORM):
+        raise cur.error("Transform orders are not used in this game.")
     cur.skip_fillers()
     utype = cur.take_type()
     cur.skip_fillers()
     place = cur.take_place("the province")
+    moving = cur.at_phrase(MOVE) and cur.peek(1) is not None
+    if action is None and (moving or cur.at_phrase(HOLD) or cur.at_phrase(SUPPORT) or cur.at_phrase(CONVOY)):
+        raise cur.error("Only builds, removals and waives are ordered in the adjustment phase.")
     if action is None:
         tail = "build" if cur.take_phrase(BUILD) else "remove" if cur.take_phrase(REMOVE) else None
         action = tail
