@@ -10,7 +10,6 @@ as a judge would refuse them at entry; the unit then holds.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from .engine.map import province_of
 from .engine.parser import parse_order
 from .engine.phase import RETREAT
 from .engine.position import Dislodged
-from .engine.rules import ruleset_for
+from .engine.rules import game_map, ruleset_for
 from .engine.validation import check_order
 from .maps import load_map
 
@@ -174,16 +173,19 @@ def _retreat_setup(m: Map, case: Case, units: list[Unit]) -> list[Dislodged]:
             dest = province_of(_location(m, parts[-1].replace("via convoy", "").strip()))
             by_convoy = via or len(parts) > 2 or dest not in m.any_adj.get(origin, ())
             moves.append((status.strip().upper() == "SUCCESS", origin, dest, by_convoy))
+    dislodged = [_unit_line(m, line) for line in case.dislodged]
+    attackers = {
+        u.province: next(((o, c) for ok, o, d, c in moves if ok and d == u.province), None) for u in dislodged
+    }
+    # a unit that lost a head-to-head leaves no standoff where its attacker came from
+    lost = {(u.province, a[0]) for u in dislodged if (a := attackers[u.province]) is not None}
+    standoffs = {d for ok, o, d, _ in moves if not ok and d not in occupied and (o, d) not in lost}
     out = []
-    for line in case.dislodged:
-        unit = _unit_line(m, line)
-        attacker = next(((o, c) for ok, o, d, c in moves if ok and d == unit.province), None)
-        blocked = set(occupied)
+    for unit in dislodged:
+        attacker = attackers[unit.province]
+        blocked = occupied | standoffs
         if attacker is not None and not attacker[1]:
-            blocked.add(attacker[0])
-        for ok, o, d, _ in moves:
-            if not ok and d not in occupied and not (o == unit.province and attacker and d == attacker[0]):
-                blocked.add(d)
+            blocked = blocked | {attacker[0]}
         adj = m.army_adj if unit.type == "A" else m.fleet_adj
         retreats = tuple(sorted(x for x in adj.get(unit.location, ()) if province_of(x) not in blocked))
         out.append(Dislodged(unit, retreats))
@@ -192,8 +194,8 @@ def _retreat_setup(m: Map, case: Case, units: list[Unit]) -> list[Dislodged]:
 
 def run_case(case: Case) -> str | None:
     """Adjudicate one case; None if it passes, else what differed."""
-    m = load_map(case.variant)
     options = Options(case.options)
+    m = game_map(load_map(case.variant), options)
     position = _prestate(m, case)
     orders = []
     for line in case.orders:

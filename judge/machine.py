@@ -17,7 +17,7 @@ from .engine.notation import describe
 from .engine.options import OptionError
 from .engine.parser import parse_orders
 from .engine.phase import PhaseError
-from .engine.rules import ruleset_for
+from .engine.rules import game_map, ruleset_for
 from .engine.validation import check_order
 from .maps import load_map
 
@@ -36,6 +36,7 @@ def handle(request: Any) -> dict[str, Any]:
         raise RequestError(str(exc.args[0])) from None
     try:
         options = Options(request.get("options") or {})
+        m = game_map(m, options)
         position = Position.from_json(m, request)
     except (OptionError, PositionError, PhaseError) as exc:
         raise RequestError(str(exc)) from None

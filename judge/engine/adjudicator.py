@@ -69,6 +69,7 @@ class Movement:
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
         self.deps: list[str] = []
+        self.guess_reads = 0
         self._prepare()
 
     # -- static analysis ------------------------------------------------------------
@@ -80,7 +81,7 @@ class Movement:
                 self.dest[prov] = d
                 self.movers_to.setdefault(d, []).append(prov)
         own_convoys: set[tuple[str, str]] = set()
-        for prov, o in order.items():
+        for o in order.values():
             if isinstance(o, Convoy):
                 army = units.get(o.target)
                 if army is not None and army.power == o.unit.power:
@@ -108,6 +109,9 @@ class Movement:
                     ok = not isinstance(target, Move)
                 else:
                     ok = isinstance(target, Move) and self.dest[o.target] == o.dest
+                    # DATC 6.B.9: a support naming a coast supports the move to that coast only
+                    if ok and o.target_dest and "/" in o.target_dest and "/" in target.dest:  # type: ignore[union-attr]
+                        ok = o.target_dest == target.dest  # type: ignore[union-attr]
                 if ok:
                     self.supporters.setdefault(o.target, []).append(prov)
                 else:
@@ -130,17 +134,25 @@ class Movement:
         if state == RESOLVED:
             return self.result[key]
         if state == GUESSING:
+            self.guess_reads += 1
             if key not in self.deps:
                 self.deps.append(key)
             return self.result[key]
         deps = self.deps
         old = len(deps)
+        reads = self.guess_reads
         self.result[key], self.state[key] = False, GUESSING
         first = self.adjudicate(key)
         if len(deps) == old:
-            if self.state[key] != RESOLVED:
+            if self.state[key] == RESOLVED:
+                return self.result[key]
+            if self.guess_reads == reads:
                 self.result[key], self.state[key] = first, RESOLVED
-            return self.result[key]
+                return first
+            # depends only on guesses made further out: stay a guess with them
+            deps.append(key)
+            self.result[key] = first
+            return first
         if deps[old] != key:
             deps.append(key)
             self.result[key] = first
@@ -165,11 +177,9 @@ class Movement:
         cycle = self.deps[old:]
         self._reset(old)
         fleets = [k for k in cycle if isinstance(self.order[k], Convoy)]
-        convoyed = [k for k in cycle if self.convoy.get(k)]
-        if fleets or convoyed:
+        if fleets:
             # Szykman (DATC 4.A.2): the convoying fleets of the paradox hold.
-            held = fleets or [f for k in convoyed for f in self.convoyers.get(k, ())]
-            self.paradox_held.update(held)
+            self.paradox_held.update(fleets)
         else:
             for k in cycle:
                 if k in self.dest:

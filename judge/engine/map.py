@@ -112,6 +112,7 @@ class Map:
         self.power_by_letter: Mapping[str, Power] = MappingProxyType(
             {p.letter.upper(): p for p in self.powers}
         )
+        self.power_rank: Mapping[str, int] = MappingProxyType({p.name: i for i, p in enumerate(self.powers)})
         self.supply_centres: tuple[str, ...] = tuple(
             sorted(p.abbr for p in self.provinces.values() if p.supply)
         )

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-
 # -- DATC 3.0 choices (section 4), all the preferred ones -------------------------------
 #: 4.A.1 a multi-route convoy is disrupted only when every route is disrupted.
 CONVOY_DISRUPTED_WHEN_ALL_ROUTES_CUT = True

@@ -27,10 +27,10 @@ class Unit:
     power: str
     type: str
     location: str
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.location)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
         return f"{self.type} {self.location}"

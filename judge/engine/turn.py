@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .adjustments import adjustments_due, resolve_adjustments
 from .adjudicator import Movement
+from .adjustments import adjustments_due, resolve_adjustments
 from .map import Map
 from .options import Options
 from .orders import (
@@ -60,7 +60,7 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     chosen: dict[str, Hold | Move | Support | Convoy] = {}
     doubled: set[str] = set()
     for prov, given in by_prov.items():
-        if len(set(given)) == 1:
+        if len(given) == 1 or all(g == given[0] for g in given[1:]):
             chosen[prov] = given[0]  # type: ignore[assignment]
         else:
             doubled.add(prov)  # DATC 4.D.3: a unit with two different orders holds
@@ -195,7 +195,4 @@ def victors(m: Map, owners: Mapping[str, str], rules: Ruleset | None = None) -> 
 
 
 def _power_rank(m: Map, power: str) -> int:
-    for i, p in enumerate(m.powers):
-        if p.name == power:
-            return i
-    return len(m.powers)
+    return m.power_rank.get(power, len(m.powers))

@@ -42,6 +42,29 @@ class Ruleset:
 #: A rule module's contribution: (map, options) -> partial Ruleset fields, or None.
 Contributor = Callable[[Map, Options], Mapping[str, Any] | None]
 _CONTRIBUTORS: list[Contributor] = []
+#: A rule module's map edit: (map, options) -> the board those options play on (or the same).
+MapEdit = Callable[[Map, Options], Map]
+_MAP_EDITS: list[MapEdit] = []
+_GAME_MAPS: dict[tuple[int, Options], Map] = {}
+
+
+def register_map_edit(edit: MapEdit) -> MapEdit:
+    """Add a rule module's map edit (map versions chosen by an option), as a decorator."""
+    _MAP_EDITS.append(edit)
+    return edit
+
+
+def game_map(m: Map, options: Options) -> Map:
+    """The board a game with ``options`` plays on: ``m`` itself unless an option picks a
+    version of it (Colonial's map versions). Derived maps are built once and kept."""
+    key = (id(m), options)
+    cached = _GAME_MAPS.get(key)
+    if cached is None:
+        cached = m
+        for edit in _MAP_EDITS:
+            cached = edit(cached, options)
+        _GAME_MAPS[key] = cached
+    return cached
 
 
 def register(contributor: Contributor) -> Contributor:
