@@ -7,8 +7,9 @@ now, since that is known without the other orders. An army may move to a provinc
 not border only along a chain of water provinces (sea or dual) each holding a fleet; a fleet
 may convoy only if it lies on such a chain; a unit may support a convoyed move only if a
 chain exists without the supporter itself (DATC 6.D.31). A chain counts only if every fleet
-in it is needed: no fleet but the last borders the destination and none but the first
-borders the army's province (DATC 6.G.19).
+in it is needed, that is if it has no shortcut: no fleet but the last borders the
+destination, none but the first borders the army's province, and no fleet borders another
+but its neighbours in the chain (DATC 6.G.19).
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def convoy_routes(
         for nxt in sorted(m.fleet_reach.get(last, ())):
             if nxt in path or not usable(nxt) or touches(nxt, src):
                 continue
+            if any(touches(nxt, earlier) for earlier in path[:-1]):
+                continue  # a shortcut exists, so this fleet would not be needed
             walk([*path, nxt])
 
     for first in sorted(m.fleet_reach):
@@ -242,8 +245,10 @@ def check_order(m: Map, position: Position, order: Order) -> None:
     if kind is None:
         raise OrderError(f"Not an order: {order!r}.")
     if kind != position.phase.kind:
+        word = _PHASE_WORDS[kind]
+        article = "an" if word[0] in "aeiou" else "a"
         raise OrderError(
-            f"That is a {_PHASE_WORDS[kind]} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
+            f"That is {article} {word} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
         )
     if isinstance(order, Waive):
         if _balance(position, order.power) <= 0:
