@@ -60,6 +60,8 @@ def railway_name(m: Map) -> str:
 
 def describe(m: Map, order: Order) -> str:
     """One order as a results line (without the ``Power:`` prefix)."""
+    if not isinstance(order, (Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)):
+        raise TypeError(f"not an order: {order!r}")
     if isinstance(order, Waive):
         return "Build waived."
     if isinstance(order, Build):
@@ -86,7 +88,5 @@ def describe(m: Map, order: Order) -> str:
         if order.dest is None:
             return f"{me} SUPPORT {other}."
         return f"{me} SUPPORT {other} -> {m.location_name(order.dest)}."
-    if isinstance(order, Convoy):
-        other = _other_unit(m, power, order.target_power, ARMY, order.target)
-        return f"{me} CONVOY {other} -> {m.location_name(order.dest)}."
-    raise TypeError(f"not an order: {order!r}")
+    other = _other_unit(m, power, order.target_power, ARMY, order.target)
+    return f"{me} CONVOY {other} -> {m.location_name(order.dest)}."
