@@ -1,0 +1,89 @@
+"""``judge adjudicate``: JSON Lines in and out, a whole random game fed back phase by phase."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+from judge.engine import Position, adjudicate, initial_position
+from judge.maps import load_map
+from judge.randomgame import parse_legal, random_orders
+
+
+def _run(lines: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge.cli", "adjudicate"], input="\n".join(lines) + "\n",
+        capture_output=True, text=True, check=True,
+    )
+    return [json.loads(x) for x in proc.stdout.splitlines()]
+
+
+def test_issue_example_round_trip() -> None:
+    request = {
+        "map": "standard", "options": {}, "phase": "S1901M",
+        "units": {"England": ["F nth", "A yor"]}, "centres": {"England": ["edi", "lon", "lvp"]},
+        "orders": {"England": ["F nth - nwy"]},
+    }
+    [out] = _run([json.dumps(request)])
+    assert out["errors"] == []
+    assert out["results"] == [
+        {"power": "England", "order": "Fleet North Sea -> Norway.", "outcome": ""},
+        {"power": "England", "order": "Army Yorkshire HOLD.", "outcome": ""},
+    ]
+    assert out["next"] == {
+        "phase": "F1901M", "units": {"England": ["A yor", "F nwy"]}, "dislodged": {},
+        "centres": {"England": ["edi", "lon", "lvp"]},
+    }
+
+
+def test_bad_lines_get_an_error_and_the_next_line_is_still_processed() -> None:
+    good = {"map": "standard", "phase": "S1901M", "units": {"France": ["A par"]}, "orders": {"France": ["A par-bur"]}}
+    out = _run([
+        "not json",
+        json.dumps({"map": "atlantis"}),
+        json.dumps({"map": "standard", "units": {"France": ["A nth"]}}),
+        json.dumps({"map": "standard", "options": {"no_such_option": 1}}),
+        json.dumps(good),
+    ])
+    assert out[0]["error"].startswith("not JSON")
+    assert "no map called 'atlantis'" in out[1]["error"]
+    assert "cannot stand on 'nth'" in out[2]["error"]
+    assert "no game option called 'no_such_option'" in out[3]["error"]
+    assert out[4]["next"]["units"] == {"France": ["A bur"]}
+
+
+def test_refused_orders_are_reported_and_the_unit_holds() -> None:
+    request = {"phase": "S1901M", "units": {"Germany": ["A mun"], "France": ["A par"]},
+               "orders": {"Germany": ["A mun - par", "A mun - xyz"], "Atlantis": ["A x-y"]}}
+    [out] = _run([json.dumps(request)])
+    assert out["next"]["units"] == {"France": ["A par"], "Germany": ["A mun"]}
+    assert any("Unrecognized province 'xyz'" in e for e in out["errors"])
+    assert any("Atlantis" in e for e in out["errors"])
+    assert any("Munich" in e for e in out["errors"])  # Munich cannot reach Paris
+
+
+def test_a_whole_random_game_round_trips() -> None:
+    """Each phase's ``next`` is fed back as the following input; the command must agree
+    with the engine called directly, phase for phase, and never report an error."""
+    m = load_map("standard")
+    rng = random.Random(7)
+    state = initial_position(m).to_json(m)
+    requests, expected = [], []
+    for _ in range(40):
+        position = Position.from_json(m, state)
+        orders = random_orders(m, position, rng)
+        requests.append(json.dumps({"map": "standard", **state, "orders": orders}))
+        result = adjudicate(m, position, parse_legal(m, position, orders))
+        state = result.next.to_json(m)
+        expected.append(state)
+        if result.winners:
+            break
+    kinds = {json.loads(r)["phase"][-1] for r in requests}
+    assert kinds == {"M", "R", "B"}, "the game should include retreats and adjustments"
+    outputs = _run(requests)
+    assert len(outputs) == len(requests)
+    for out, want in zip(outputs, expected, strict=True):
+        assert "error" not in out
+        assert out["next"] == want
