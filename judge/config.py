@@ -1,0 +1,155 @@
+"""The judge's configuration: one TOML file, every key documented in ``config.example.toml``.
+
+Contract::
+
+    from judge.config import Config, load_config
+    config = load_config("judge.toml")     # or load_config(None) for the defaults
+
+Sections and keys (a key not listed here is an error naming it)::
+
+    [judge]     code, address, keeper, timezone, data_dir
+    [database]  url
+    [smtp]      host, port, max_message_bytes
+    [relay]     host, port, user, password, starttls, timeout
+    [sender]    poll_seconds, retry_base_seconds, retry_max_seconds, max_attempts
+    [inbox]     poll_seconds
+    [scheduler] sync_seconds
+
+A relative ``data_dir`` is taken relative to the configuration file's folder (to the current
+folder when no file is given). ``database_url`` defaults to the SQLite file
+``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or holds a bad or unknown key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the judge server reads from its configuration file."""
+
+    code: str = "PYJD"
+    address: str = "judge@localhost"
+    keeper: str = "judgekeeper@localhost"
+    timezone: str = "UTC"
+    data_dir: Path = Path("./data")
+    database_url: str = ""
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = 2525
+    max_message_bytes: int = 1_000_000
+    relay_host: str | None = None
+    relay_port: int = 25
+    relay_user: str | None = None
+    relay_password: str | None = None
+    relay_starttls: bool = False
+    relay_timeout: float = 30.0
+    sender_poll_seconds: float = 5.0
+    sender_retry_base_seconds: float = 60.0
+    sender_retry_max_seconds: float = 3600.0
+    sender_max_attempts: int = 12
+    inbox_poll_seconds: float = 30.0
+    scheduler_sync_seconds: float = 60.0
+    maildir: Path = field(default=Path(""))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
+        if not self.database_url:
+            object.__setattr__(self, "database_url", f"sqlite:///{self.data_dir / 'judge.db'}")
+        if not str(self.maildir) or str(self.maildir) == ".":
+            object.__setattr__(self, "maildir", self.data_dir / "outbox-maildir")
+        object.__setattr__(self, "maildir", Path(self.maildir))
+
+    @property
+    def domain(self) -> str:
+        """The domain of the judge's address (used for Message-IDs and the SMTP greeting)."""
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+# (section, key) -> (Config field, accepted types)
+_KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
+    ("judge", "code"): ("code", (str,)),
+    ("judge", "address"): ("address", (str,)),
+    ("judge", "keeper"): ("keeper", (str,)),
+    ("judge", "timezone"): ("timezone", (str,)),
+    ("judge", "data_dir"): ("data_dir", (str,)),
+    ("database", "url"): ("database_url", (str,)),
+    ("smtp", "host"): ("smtp_host", (str,)),
+    ("smtp", "port"): ("smtp_port", (int,)),
+    ("smtp", "max_message_bytes"): ("max_message_bytes", (int,)),
+    ("relay", "host"): ("relay_host", (str,)),
+    ("relay", "port"): ("relay_port", (int,)),
+    ("relay", "user"): ("relay_user", (str,)),
+    ("relay", "password"): ("relay_password", (str,)),
+    ("relay", "starttls"): ("relay_starttls", (bool,)),
+    ("relay", "timeout"): ("relay_timeout", (int, float)),
+    ("sender", "poll_seconds"): ("sender_poll_seconds", (int, float)),
+    ("sender", "retry_base_seconds"): ("sender_retry_base_seconds", (int, float)),
+    ("sender", "retry_max_seconds"): ("sender_retry_max_seconds", (int, float)),
+    ("sender", "max_attempts"): ("sender_max_attempts", (int,)),
+    ("inbox", "poll_seconds"): ("inbox_poll_seconds", (int, float)),
+    ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
+}
+
+
+def _values(data: dict[str, Any]) -> dict[str, Any]:
+    """Map the TOML tables onto Config field names, checking every key and type."""
+    sections = {s for s, _ in _KEYS}
+    values: dict[str, Any] = {}
+    for section, table in data.items():
+        if section not in sections:
+            raise ConfigError(f"unknown section [{section}]")
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{section}] must be a table")
+        for key, value in table.items():
+            if (section, key) not in _KEYS:
+                raise ConfigError(f"unknown key {key!r} in [{section}]")
+            name, types = _KEYS[(section, key)]
+            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+                wanted = " or ".join(t.__name__ for t in types)
+                raise ConfigError(f"[{section}] {key} must be {wanted}, not {value!r}")
+            values[name] = value
+    return values
+
+
+def _check(config: Config) -> None:
+    try:
+        ZoneInfo(config.timezone)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"[judge] timezone: unknown time zone {config.timezone!r}") from exc
+    if "@" not in config.address:
+        raise ConfigError(f"[judge] address must be a mail address, not {config.address!r}")
+    for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts"):
+        if getattr(config, name) <= 0:
+            raise ConfigError(f"{name} must be positive")
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read the TOML file at ``path`` (None: all defaults) into a checked :class:`Config`."""
+    if path is None:
+        config = Config()
+        _check(config)
+        return config
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+    values = _values(data)
+    data_dir = Path(values.pop("data_dir", "./data")).expanduser()
+    if not data_dir.is_absolute():
+        data_dir = path.resolve().parent / data_dir
+    config = Config(data_dir=data_dir, **values)
+    _check(config)
+    return config
