@@ -1,0 +1,124 @@
+"""The mail tables: the inbox (every message received) and the outbox (every message sent).
+
+Contract::
+
+    from judge.store.mail import InboxMessage, OutboxMessage, queue_mail, archive_for
+
+- ``InboxMessage``: a raw message as the SMTP listener accepted it; ``status`` is
+  ``"new"`` (not read yet), ``"done"``, ``"ignored"`` (loop or junk, never answered) or
+  ``"failed"`` (the handler raised; the error is in ``note``).
+- ``OutboxMessage``: one mail to one recipient; ``status`` is ``"pending"``, ``"sent"`` or
+  ``"failed"``. ``kind`` says what it is (``"reply"``, ``"result"``, ``"notice"``,
+  ``"press"``, ...). The outbox is the archive: rows are never deleted, and those sent for a
+  game carry its name in ``game`` (see :func:`archive_for`).
+- ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
+  caller's transaction together with the state change that caused it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from datetime import datetime
+from email.utils import parseaddr
+from typing import Any
+
+from sqlalchemy import JSON, Index, LargeBinary, String, Text, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from .base import Base, utcnow
+
+INBOX_STATUSES = ("new", "done", "ignored", "failed")
+OUTBOX_STATUSES = ("pending", "sent", "failed")
+
+
+class InboxMessage(Base):
+    """A message received over SMTP, stored raw before the listener answered 250."""
+
+    __tablename__ = "inbox_message"
+    __table_args__ = (Index("ix_inbox_message_status", "status", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    envelope_sender: Mapped[str] = mapped_column(String(320))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), default="new")
+    note: Mapped[str | None] = mapped_column(Text)
+    processed_at: Mapped[datetime | None]
+
+
+class OutboxMessage(Base):
+    """A mail to one recipient, waiting to be sent or sent; also the game's mail archive."""
+
+    __tablename__ = "outbox_message"
+    __table_args__ = (Index("ix_outbox_message_due", "status", "next_attempt_at", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    to_addr: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    headers: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    game: Mapped[str | None] = mapped_column(String(64), index=True)
+    phase: Mapped[str | None] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16), default="reply")
+    created_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None]
+    sent_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+
+    def __repr__(self) -> str:
+        return f"<OutboxMessage {self.id} {self.kind} to {self.to_addr} {self.status}>"
+
+
+def new_message_id(domain: str = "localhost") -> str:
+    """A fresh, globally unique Message-ID (with angle brackets) in ``domain``."""
+    return f"<{utcnow():%Y%m%d%H%M%S}.{uuid.uuid4().hex}@{domain}>"
+
+
+def _recipients(to: str | Iterable[str]) -> list[str]:
+    """The distinct recipients (compared by bare address, case-insensitively), in order."""
+    items = [to] if isinstance(to, str) else list(to)
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in items:
+        bare = parseaddr(item)[1].strip().lower()
+        if bare and "@" in bare and bare not in seen:
+            seen.add(bare)
+            out.append(item.strip())
+    return out
+
+
+def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: str, *,
+               game: str | None = None, phase: str | None = None, kind: str = "reply",
+               in_reply_to: str | None = None,
+               headers: dict[str, str] | None = None) -> list[OutboxMessage]:
+    """Add one pending outbox row per distinct recipient to ``session`` (no commit).
+
+    ``in_reply_to`` (a Message-ID) becomes the In-Reply-To and References headers;
+    ``headers`` are extra headers for the mail. Recipients without an address are skipped.
+    """
+    extra: dict[str, Any] = dict(headers or {})
+    if in_reply_to:
+        extra.setdefault("In-Reply-To", in_reply_to)
+        extra.setdefault("References", in_reply_to)
+    domain = session.info.get("mail_domain") or "localhost"
+    now = utcnow()
+    rows = [OutboxMessage(to_addr=addr, subject=subject, body=body, headers=dict(extra), game=game,
+                          phase=phase, kind=kind, created_at=now, status="pending", attempts=0,
+                          next_attempt_at=now, message_id=new_message_id(domain))
+            for addr in _recipients(to)]
+    session.add_all(rows)
+    return rows
+
+
+def archive_for(session: Session, game: str, kind: str | None = None) -> list[OutboxMessage]:
+    """Every mail queued for ``game`` (optionally only of ``kind``), oldest first."""
+    query = select(OutboxMessage).where(OutboxMessage.game == game)
+    if kind is not None:
+        query = query.where(OutboxMessage.kind == kind)
+    return list(session.scalars(query.order_by(OutboxMessage.id)))
