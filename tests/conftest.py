@@ -1,0 +1,171 @@
+"""Fixtures shared by the tests: free ports, a capturing SMTP relay, SQLite and PostgreSQL URLs.
+
+- ``free_port()``: a TCP port on 127.0.0.1 nobody listens on.
+- ``CaptureSMTP`` / ``capture_smtp``: an aiosmtpd server on 127.0.0.1 that keeps every
+  message it accepts; ``wait_for(n)`` waits until it holds ``n``.
+- ``sqlite_url(tmp_path)`` / ``sqlite_db``: the URL of a fresh SQLite file.
+- ``database_url``: an empty database, once SQLite and once PostgreSQL. PostgreSQL is the
+  server at ``JUDGE_TEST_POSTGRES_URL`` (default: postgres on 127.0.0.1:5432); each test
+  module gets its own ``judge_test_<random>`` database, dropped afterwards; the test is
+  skipped when the server does not answer.
+- ``migrated_url``: the same, upgraded to the newest migration.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+PG_URL = os.environ.get("JUDGE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+PG_SKIP = "PostgreSQL not reachable on 127.0.0.1:5432"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Captured:
+    """One message the capture relay accepted."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    data: bytes
+
+    @property
+    def message(self) -> EmailMessage:
+        return email.message_from_bytes(self.data, policy=email.policy.default)  # type: ignore[return-value]
+
+
+class CaptureSMTP:
+    """An SMTP server on 127.0.0.1 keeping every message, to stand in for the mail relay."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.messages: list[Captured] = []
+        self._cond = threading.Condition()
+        self._controller: Controller | None = None
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        data = envelope.original_content or envelope.content  # type: ignore[attr-defined]
+        with self._cond:
+            self.messages.append(Captured(envelope.mail_from, list(envelope.rcpt_tos), data))  # type: ignore[attr-defined]
+            self._cond.notify_all()
+        return "250 OK"
+
+    def start(self) -> CaptureSMTP:
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self._controller is not None:
+            self._controller.stop()
+            self._controller = None
+
+    def wait_for(self, count: int, timeout: float = 10.0) -> list[Captured]:
+        """Wait until ``count`` messages are held (AssertionError after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while len(self.messages) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"relay holds {len(self.messages)} messages, wanted {count}")
+                self._cond.wait(left)
+            return list(self.messages)
+
+
+@pytest.fixture
+def capture_smtp() -> Iterator[CaptureSMTP]:
+    relay = CaptureSMTP().start()
+    yield relay
+    relay.stop()
+
+
+def sqlite_url(tmp_path: Path) -> str:
+    """The URL of a SQLite file (not created yet) in ``tmp_path``."""
+    return f"sqlite:///{tmp_path / 'judge.db'}"
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> str:
+    return sqlite_url(tmp_path)
+
+
+def _pg_reachable() -> str | None:
+    url = make_url(PG_URL)
+    try:
+        with socket.create_connection((url.host or "127.0.0.1", url.port or 5432), timeout=1):
+            pass
+    except OSError:
+        return PG_SKIP
+    try:
+        engine = create_engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as exc:  # noqa: BLE001 - any failure means: no usable server
+        return f"{PG_SKIP} (connect failed: {exc.__class__.__name__})"
+    return None
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for the test module, dropped afterwards."""
+    reason = _pg_reachable()
+    if reason:
+        pytest.skip(reason)
+    name = f"judge_test_{secrets.token_hex(6)}"
+    admin = create_engine(make_url(PG_URL), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _empty_pg(url: str) -> None:
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, or the module's PostgreSQL database emptied."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    url = request.getfixturevalue("pg_database")
+    _empty_pg(url)
+    return url
+
+
+@pytest.fixture
+def migrated_url(database_url: str) -> str:
+    """``database_url`` upgraded to the newest migration."""
+    from judge.store.migrate import upgrade
+
+    upgrade(database_url)
+    return database_url
