@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from .map import ARMY, FLEET, SEA, UNIT_NAMES, Map, Province
+from .map import ARMY, FLEET, SEA, UNIT_NAMES, Map, Province, province_of
 from .orders import (
     Build,
     Convoy,
@@ -607,7 +607,72 @@ def _adjustment(cur: _Cursor, position: Position, power: str) -> list[Order]:
 # -- public API ---------------------------------------------------------------------------
 
 
+def _canonical(m: Map, token: str) -> str | None:
+    """``token`` if it is exactly a canonical location of the map, else None."""
+    if token in m.provinces:
+        return token
+    if "/" in token and (token in m.fleet_adj):
+        return token
+    return None
+
+
+def _fast_movement(m: Map, position: Position, power: str, text: str) -> Order | None:
+    """The orders a program writes (``A par - bur``, ``F nth C A lon - nwy``, ``A mun S A
+    ber - sil``, ``A par H``) in canonical abbreviations, read without the full reader.
+    Anything else (or anything doubtful) returns None and takes the full path, which gives
+    the same order or the player's error message."""
+    words = text.lower().split()
+    n = len(words)
+    if n < 3 or words[0] not in ("a", "f"):
+        return None
+    loc = _canonical(m, words[1])
+    if loc is None:
+        return None
+    unit = position.units.get(province_of(loc))
+    if unit is None or unit.power != power or unit.type != words[0].upper() or (
+        "/" in loc and loc != unit.location
+    ):
+        return None
+    verb = words[2]
+    if n == 3 and verb in ("h", "hold"):
+        return Hold(unit)
+    if n == 4 and verb == "-":
+        dest = _canonical(m, words[3])
+        if dest is None:
+            return None
+        target = m.provinces[province_of(dest)]
+        if unit.type == ARMY:
+            return Move(unit, dest) if "/" not in dest else None
+        if target.coasts and (dest not in m.fleet_adj.get(unit.location, ())):
+            return None
+        return Move(unit, dest)
+    if verb in ("s", "support", "c", "convoy") and n in (5, 7) and words[3] in ("a", "f"):
+        other_loc = _canonical(m, words[4])
+        if other_loc is None:
+            return None
+        other = position.units.get(province_of(other_loc))
+        if other is None:
+            return None
+        if verb in ("s", "support"):
+            if n == 5:
+                return Support(unit, other.province, None, other.type, other.power)
+            dest = _canonical(m, words[6]) if words[5] == "-" else None
+            if dest is None:
+                return None
+            return Support(unit, other.province, province_of(dest), other.type, other.power, dest)
+        if n == 7 and words[5] == "-" and words[3] == "a":
+            dest = _canonical(m, words[6])
+            if dest is None or "/" in dest:
+                return None
+            return Convoy(unit, other.province, dest, other.power)
+    return None
+
+
 def _parse(m: Map, position: Position, power: str, text: str) -> list[Order]:
+    if position.phase.kind == "M":
+        fast = _fast_movement(m, position, power, text)
+        if fast is not None:
+            return [fast]
     cur = _Cursor(m, text)
     if cur.done():
         raise cur.error("Empty order.")

@@ -1,0 +1,43 @@
+"""The parser's fast path for program-written orders gives exactly what the full reader gives."""
+
+from __future__ import annotations
+
+import random
+
+from judge.engine import adjudicate, initial_position
+from judge.engine.parser import _Cursor, _fast_movement, _movement, parse_orders
+from judge.maps import load_map
+from judge.randomgame import parse_legal, random_orders
+
+
+def _full(m, position, power, text):  # type: ignore[no-untyped-def]
+    return _movement(_Cursor(m, text), position, power)
+
+
+def test_fast_path_agrees_with_the_full_reader_over_random_games() -> None:
+    m = load_map("standard")
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        position = initial_position(m)
+        for _ in range(30):
+            orders = random_orders(m, position, rng)
+            if position.phase.kind == "M":
+                for power, lines in orders.items():
+                    for text in lines:
+                        fast = _fast_movement(m, position, power, text)
+                        assert fast is not None, text
+                        assert fast == _full(m, position, power, text), text
+                        checked += 1
+            position = adjudicate(m, position, parse_legal(m, position, orders)).next
+    assert checked > 1000
+
+
+def test_doubtful_orders_take_the_full_path() -> None:
+    m = load_map("standard")
+    position = initial_position(m)
+    for text in ("A par - spa/nc", "F bre - spa", "A mun - xyz", "F par - bur", "A ber s a mun - xyz",
+                 "A par supports the army in marseilles", "A kie - hol", "Army Paris - Burgundy"):
+        assert _fast_movement(m, position, "France", text) is None, text
+    [err] = parse_orders(m, position, "France", "A par - xyz")
+    assert isinstance(err, Exception) and "Unrecognized province 'xyz'" in str(err)
