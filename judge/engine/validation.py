@@ -92,24 +92,31 @@ def _army_can_reach(m: Map, position: Position, src: str, dest: str, without: It
 
 
 def _check_unit(m: Map, position: Position, unit: Unit, *, dislodged: bool = False) -> None:
-    where = m.location_name(unit.province, article=True)
     if dislodged:
         entry = position.dislodged.get(unit.province)
         there = entry.unit if entry is not None else None
-        if there is None:
-            raise OrderError(f"No dislodged unit in {where}.")
     else:
         there = position.units.get(unit.province)
-        if there is None:
-            raise OrderError(f"No unit in {where}.")
+    if there == unit and there.power == unit.power:
+        return
+    where = m.location_name(unit.province, article=True)
+    if there is None:
+        raise OrderError(f"No dislodged unit in {where}." if dislodged else f"No unit in {where}.")
     if there.power != unit.power:
         raise OrderError(f"The unit in {where} is not yours.")
-    if there.type != unit.type or there.location != unit.location:
-        raise OrderError(f"The unit in {where} is {_name(m, there)}, not {_name(m, unit)}.")
+    raise OrderError(f"The unit in {where} is {_name(m, there)}, not {_name(m, unit)}.")
 
 
 def _check_move(m: Map, position: Position, order: Move) -> None:
     unit, dest = order.unit, order.dest
+    if unit.type == FLEET and order.via is None and not order.route and not order.via_convoy and (
+        dest in m.fleet_adj.get(unit.location, ())
+    ):
+        return  # the common case, settled without building any message
+    if unit.type == ARMY and order.via is None and not order.route and (
+        dest in m.army_adj.get(unit.location, ())
+    ):
+        return
     me = _name(m, unit)
     if order.via == "railway":
         # The Trans-Siberian Railroad (Colonial): its rules are a variant module's job; until
