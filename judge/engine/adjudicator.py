@@ -91,7 +91,7 @@ class Movement:
             assert isinstance(o, Move)
             if o.unit.type != ARMY or o.via is not None:
                 self.convoy[prov] = False
-            elif d not in self.map.army_adj.get(o.unit.location, ()):
+            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
                 self.convoy[prov] = True
             else:
                 self.convoy[prov] = o.via_convoy or (prov, d) in own_convoys

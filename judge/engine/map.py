@@ -7,6 +7,7 @@ per map into frozensets, so that the adjudicator only does set look-ups.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -126,6 +127,23 @@ class Map:
         self.any_adj: Mapping[str, frozenset[str]] = MappingProxyType(
             {k: frozenset(v) for k, v in any_adj.items()}
         )
+        # Derived army edges that are not drawn borders (Oceania's island hops), set by a
+        # rule module through with_army_hops(); empty on other maps. Armies move along
+        # army_hops and support along support_hops; retreats never use either.
+        self.army_hops: Mapping[str, frozenset[str]] = MappingProxyType({})
+        self.support_hops: Mapping[str, frozenset[str]] = MappingProxyType({})
+
+    def with_army_hops(self, hops: Mapping[str, Iterable[str]], *, supports: bool = True) -> Map:
+        """A copy of this board on which armies may also move between the provinces of
+        ``hops`` (symmetric, province to provinces), and support along them if
+        ``supports``. Hops count as moves for distances (``any_adj``), never for retreats."""
+        new = copy.copy(self)
+        new.army_hops = MappingProxyType({k: frozenset(v) for k, v in hops.items() if v})
+        new.support_hops = new.army_hops if supports else MappingProxyType({})
+        new.any_adj = MappingProxyType(
+            {k: v | new.army_hops.get(k, frozenset()) for k, v in self.any_adj.items()}
+        )
+        return new
 
     # -- look-ups ---------------------------------------------------------------------
     def province(self, location: str) -> Province:
@@ -165,13 +183,13 @@ class Map:
     def adjacent(self, unit_type: str, src: str, dst: str) -> bool:
         """True if a unit of that type at location ``src`` can move to location ``dst``."""
         if unit_type == ARMY:
-            return dst in self.army_adj.get(src, ())
+            return dst in self.army_adj.get(src, ()) or dst in self.army_hops.get(src, ())
         return dst in self.fleet_adj.get(src, ())
 
     def reaches(self, unit_type: str, src: str, province: str) -> bool:
         """True if a unit at ``src`` could move into ``province`` (any coast): support reach."""
         if unit_type == ARMY:
-            return province in self.army_adj.get(src, ())
+            return province in self.army_adj.get(src, ()) or province in self.support_hops.get(src, ())
         return province in self.fleet_reach.get(src, ())
 
     def location_name(self, location: str, *, article: bool = False) -> str:

@@ -86,7 +86,7 @@ def convoy_routes(
 
 
 def _army_can_reach(m: Map, position: Position, src: str, dest: str, without: Iterable[str] = ()) -> bool:
-    if dest in m.army_adj.get(src, ()):
+    if m.adjacent(ARMY, src, dest):  # a drawn border, or a variant's hop (Oceania)
         return True
     return bool(convoy_routes(m, position, src, dest, without=without))
 

@@ -90,3 +90,7 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         centre_value = part.get("centre_value", centre_value)
         extra.update(part.get("extra", {}))
     return Ruleset(route_rules, tuple(retreat_rules), calendar, centre_value, extra)
+
+
+# Rule modules register their hooks and options on import (kept last: they import from here).
+from . import island_hopping, straits  # noqa: E402, F401
