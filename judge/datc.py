@@ -19,6 +19,7 @@ from .engine.map import province_of
 from .engine.parser import parse_order
 from .engine.phase import RETREAT
 from .engine.position import Dislodged
+from .engine.retreats import RetreatRule
 from .engine.rules import game_map, ruleset_for
 from .engine.validation import check_order
 from .maps import load_map
@@ -141,7 +142,7 @@ def _split_power(m: Map, line: str) -> tuple[str, str]:
     return power.name, rest.strip()
 
 
-def _prestate(m: Map, case: Case) -> Position:
+def _prestate(m: Map, case: Case, retreat_rules: Iterable[RetreatRule] = ()) -> Position:
     phase = Phase.parse(case.phase) if case.phase else Phase.parse(m.start)
     if case.owners is None:
         owners = dict(initial_position(m).owners)
@@ -153,12 +154,15 @@ def _prestate(m: Map, case: Case) -> Position:
     units = [_unit_line(m, line) for line in case.prestate]
     dislodged: list[Dislodged] = []
     if phase.kind == RETREAT:
-        dislodged = _retreat_setup(m, case, units)
+        dislodged = _retreat_setup(m, case, units, retreat_rules)
     return Position.build(phase, units, dislodged, owners)
 
 
-def _retreat_setup(m: Map, case: Case, units: list[Unit]) -> list[Dislodged]:
-    """Rebuild each dislodged unit's retreats from the previous movement's results."""
+def _retreat_setup(
+    m: Map, case: Case, units: list[Unit], retreat_rules: Iterable[RetreatRule] = ()
+) -> list[Dislodged]:
+    """Rebuild each dislodged unit's retreats from the previous movement's results, filtered
+    by the variant's retreat rules (as the engine's ``retreat_options`` does)."""
     occupied = {u.province for u in units}
     moves: list[tuple[bool, str, str, bool]] = []  # success, origin, dest, by convoy
     for line in case.results:
@@ -187,7 +191,10 @@ def _retreat_setup(m: Map, case: Case, units: list[Unit]) -> list[Dislodged]:
         if attacker is not None and not attacker[1]:
             blocked = blocked | {attacker[0]}
         adj = m.army_adj if unit.type == "A" else m.fleet_adj
-        retreats = tuple(sorted(x for x in adj.get(unit.location, ()) if province_of(x) not in blocked))
+        retreats: Iterable[str] = sorted(x for x in adj.get(unit.location, ()) if province_of(x) not in blocked)
+        for rule in retreat_rules:
+            retreats = rule(m, unit, retreats)
+        retreats = tuple(retreats)
         out.append(Dislodged(unit, retreats))
     return out
 
@@ -196,7 +203,8 @@ def run_case(case: Case) -> str | None:
     """Adjudicate one case; None if it passes, else what differed."""
     options = Options(case.options)
     m = game_map(load_map(case.variant), options)
-    position = _prestate(m, case)
+    rules = ruleset_for(m, options)
+    position = _prestate(m, case, rules.retreat_rules)
     orders = []
     for line in case.orders:
         power, text = _split_power(m, line)
@@ -206,7 +214,7 @@ def run_case(case: Case) -> str | None:
         except OrderError:
             continue
         orders.append(order)
-    result = adjudicate(m, position, orders, options, ruleset_for(m, options))
+    result = adjudicate(m, position, orders, options, rules)
     got = {(u.power, u.type, u.location) for u in result.next.units.values()}
     if case.poststate is None:
         want = {(u.power, u.type, u.location) for u in position.units.values()}
