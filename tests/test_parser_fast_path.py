@@ -5,32 +5,49 @@ from __future__ import annotations
 import random
 
 from judge.engine import adjudicate, initial_position
-from judge.engine.parser import _Cursor, _fast_movement, _movement, parse_orders
+from judge.engine.parser import (
+    _adjustment,
+    _Cursor,
+    _fast_movement,
+    _fast_other,
+    _movement,
+    _retreat,
+    parse_orders,
+)
 from judge.maps import load_map
 from judge.randomgame import parse_legal, random_orders
 
 
 def _full(m, position, power, text):  # type: ignore[no-untyped-def]
-    return _movement(_Cursor(m, text), position, power)
+    kind = position.phase.kind
+    if kind == "M":
+        return _movement(_Cursor(m, text), position, power)
+    if kind == "R":
+        return _retreat(_Cursor(m, text), position, power)
+    [order] = _adjustment(_Cursor(m, text), position, power)
+    return order
 
 
 def test_fast_path_agrees_with_the_full_reader_over_random_games() -> None:
     m = load_map("standard")
     checked = 0
+    kinds: set[str] = set()
     for seed in range(6):
         rng = random.Random(seed)
         position = initial_position(m)
         for _ in range(30):
             orders = random_orders(m, position, rng)
-            if position.phase.kind == "M":
-                for power, lines in orders.items():
-                    for text in lines:
-                        fast = _fast_movement(m, position, power, text)
-                        assert fast is not None, text
-                        assert fast == _full(m, position, power, text), text
-                        checked += 1
+            fast_path = _fast_movement if position.phase.kind == "M" else _fast_other
+            for power, lines in orders.items():
+                for text in lines:
+                    fast = fast_path(m, position, power, text)
+                    assert fast is not None, text
+                    assert fast == _full(m, position, power, text), text
+                    checked += 1
+                    kinds.add(position.phase.kind)
             position = adjudicate(m, position, parse_legal(m, position, orders)).next
     assert checked > 1000
+    assert kinds == {"M", "R", "B"}
 
 
 def test_doubtful_orders_take_the_full_path() -> None:

@@ -668,11 +668,49 @@ def _fast_movement(m: Map, position: Position, power: str, text: str) -> Order |
     return None
 
 
+def _fast_other(m: Map, position: Position, power: str, text: str) -> Order | None:
+    """Retreats (``A mun - boh``, ``A mun disband``) and adjustments (``build A ber``,
+    ``build F stp/nc``, ``remove A ber``) in canonical form; None means: take the full path."""
+    words = text.lower().split()
+    if len(words) < 3:
+        return None
+    if position.phase.kind == RETREAT:
+        if words[0] not in ("a", "f"):
+            return None
+        loc = _canonical(m, words[1])
+        entry = position.dislodged.get(province_of(loc)) if loc else None
+        if entry is None or entry.unit.power != power or entry.unit.type != words[0].upper():
+            return None
+        if len(words) == 3 and words[2] in ("d", "disband"):
+            return Disband(entry.unit)
+        if len(words) == 4 and words[2] in ("-", "r") and words[3] in entry.retreats:
+            return Retreat(entry.unit, words[3])
+        return None
+    if len(words) != 3 or words[1] not in ("a", "f"):
+        return None
+    loc = _canonical(m, words[2])
+    if loc is None:
+        return None
+    if words[0] == "build":
+        prov = m.provinces[province_of(loc)]
+        if (words[1] == "a" and "/" in loc) or (words[1] == "f" and prov.coasts and "/" not in loc):
+            return None
+        return Build(Unit(power, words[1].upper(), loc))
+    if words[0] == "remove":
+        there = position.units.get(province_of(loc))
+        if there is None or there.power != power or there.type != words[1].upper():
+            return None
+        return Remove(there)
+    return None
+
+
 def _parse(m: Map, position: Position, power: str, text: str) -> list[Order]:
-    if position.phase.kind == "M":
-        fast = _fast_movement(m, position, power, text)
-        if fast is not None:
-            return [fast]
+    fast = (
+        _fast_movement(m, position, power, text) if position.phase.kind == "M"
+        else _fast_other(m, position, power, text)
+    )
+    if fast is not None:
+        return [fast]
     cur = _Cursor(m, text)
     if cur.done():
         raise cur.error("Empty order.")

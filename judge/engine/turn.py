@@ -52,44 +52,49 @@ def adjudicate(
     return _adjustments(m, position, list(orders), rules)
 
 
+_MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
+
+
 def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -> Adjudication:
-    by_prov: dict[str, list[Order]] = {}
-    for o in orders:
-        if isinstance(o, (Hold, Move, Support, Convoy)) and position.units.get(o.unit.province) == o.unit:
-            by_prov.setdefault(o.unit.province, []).append(o)
+    on_board = position.units
     chosen: dict[str, Hold | Move | Support | Convoy] = {}
-    doubled: set[str] = set()
-    for prov, given in by_prov.items():
-        if len(given) == 1 or all(g == given[0] for g in given[1:]):
-            chosen[prov] = given[0]  # type: ignore[assignment]
-        else:
-            doubled.add(prov)  # DATC 4.D.3: a unit with two different orders holds
+    doubled: dict[str, list[Order]] = {}
+    for o in orders:
+        if type(o) not in _MOVEMENT_ORDERS or on_board.get(o.unit.province) != o.unit:  # type: ignore[union-attr]
+            continue
+        prov = o.unit.province  # type: ignore[union-attr]
+        if prov in doubled:
+            doubled[prov].append(o)
+            continue
+        before = chosen.get(prov)
+        if before is None:
+            chosen[prov] = o  # type: ignore[assignment]
+        elif before != o:
+            doubled[prov] = [chosen.pop(prov), o]  # DATC 4.D.3: a unit ordered twice holds
     mv = Movement(m, position, chosen, rules.route_rules)
     out = mv.run()
 
+    rank = m.power_rank
     results: list[OrderResult] = []
-    for prov, unit in position.units.items():
-        notes: list[str] = []
+    for prov, unit in sorted(on_board.items(), key=lambda item: rank.get(item[1].power, 99)):
+        notes: tuple[str, ...] = ()
+        order = chosen.get(prov)
+        default = order is None
         if prov in doubled:
-            for o in by_prov[prov]:
-                results.append(OrderResult(o, (VOID,)))
-            order: Order = Hold(unit)
-            default = True
-        else:
-            order = chosen.get(prov) or Hold(unit)
-            default = prov not in chosen
-        if isinstance(order, Move):
+            results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
+        if order is None:
+            order = Hold(unit)
+        elif type(order) is Move:
             if prov not in out.succeeded:
-                notes.append(NO_CONVOY if prov in out.no_route else BOUNCE)
+                notes = (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
         elif prov in out.void:
-            notes.append(VOID)
+            notes = (VOID,)
         elif prov in out.cut:
-            notes.append(CUT)
+            notes = (CUT,)
         if prov in out.dislodged:
-            notes.append(DISLODGED)
+            notes = (*notes, DISLODGED)
         if prov not in doubled or prov in out.dislodged:
-            results.append(OrderResult(order, tuple(notes), default=default))
-    results.sort(key=lambda r: _power_rank(m, r.power))
+            results.append(OrderResult(order, notes, default=default))
 
     units: dict[str, Unit] = {}
     for prov, unit in position.units.items():
