@@ -1,0 +1,148 @@
+"""Deadline dates: reading what a master writes after ``SET DEADLINE``, and default deadlines.
+
+Two forms are read:
+
+- ISO 8601: ``2026-12-01 18:00 UTC``, ``2026-12-01T18:00:00+01:00``, ``2026-12-01 18:00``
+  (no zone: the judge's time zone), ``2026-12-01`` (at 23:30).
+- njudge's words (``data/deadlines``): a weekday (``mon``), a month (``dec``), a day number,
+  a four-digit year and a ``hh:mm`` time, in any order: ``Mon Dec 1 2026 18:00``, ``Jun 15``,
+  ``15 Jun 23:30``, ``Tue``. A weekday means the next such day after today (and excludes a
+  month or day); without a year the next occurrence is meant, and more than 120 days ahead is
+  an error; a day without a month is the next date with that day number; a month without a
+  day is its last day; no time means 23:30. A trailing zone (``UTC``, ``GMT``, ``+0100``)
+  may be given.
+
+A deadline must lie in the future.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo
+
+DEFAULT_TIME = time(23, 30)
+MAX_AHEAD_DAYS = 120
+_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_ISO = re.compile(
+    r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ t](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*(z|utc|gmt|[+-]\d{2}:?\d{2})?$",
+    re.IGNORECASE,
+)
+_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
+
+
+class DeadlineError(ValueError):
+    """A date that cannot be read or is not acceptable; the message is for the player."""
+
+
+def zone(name: str) -> tzinfo:
+    """The time zone called ``name`` (``UTC`` if it is empty)."""
+    return ZoneInfo(name) if name and name.upper() != "UTC" else UTC
+
+
+def _zone_of(text: str | None, default: tzinfo) -> tzinfo:
+    if not text:
+        return default
+    if text.lower() in ("z", "utc", "gmt"):
+        return UTC
+    m = _OFFSET.match(text)
+    if m is None:
+        raise DeadlineError(f"Unknown time zone {text!r}.")
+    sign = -1 if m.group(1) == "-" else 1
+    return timezone(sign * timedelta(hours=int(m.group(2)), minutes=int(m.group(3))))
+
+
+def parse_deadline(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
+    """The aware UTC datetime ``text`` names (see the module docstring)."""
+    words = text.strip().rstrip(".")
+    if not words:
+        raise DeadlineError("No date given; write it like 2026-12-01 18:00 UTC or Mon Dec 1 2026 18:00.")
+    m = _ISO.match(words)
+    if m:
+        y, mo, d, hh, mm, ss, z = m.groups()
+        hour, minute = (int(hh), int(mm)) if hh is not None else (DEFAULT_TIME.hour, DEFAULT_TIME.minute)
+        try:
+            local = datetime(int(y), int(mo), int(d), hour, minute, int(ss or 0), tzinfo=_zone_of(z, tz))
+        except ValueError as exc:
+            raise DeadlineError(f"Invalid date {text.strip()!r}: {exc}.") from None
+        return _future(local.astimezone(UTC), now)
+    return _future(_njudge(words, now, tz), now)
+
+
+def _njudge(text: str, now: datetime, default_tz: tzinfo) -> datetime:
+    weekday = month = day = year = None
+    at: time | None = None
+    tz = default_tz
+    for token in re.split(r"[\s,]+", text.lower()):
+        if not token:
+            continue
+        if token[:3] in _DAYS and token.isalpha():
+            weekday = _DAYS.index(token[:3])
+        elif token[:3] in _MONTHS and token.isalpha():
+            month = _MONTHS.index(token[:3]) + 1
+        elif re.fullmatch(r"\d{1,2}:\d{2}(:\d{2})?", token):
+            parts = [int(p) for p in token.split(":")]
+            try:
+                at = time(parts[0], parts[1], parts[2] if len(parts) > 2 else 0)
+            except ValueError:
+                raise DeadlineError(f"Invalid time {token!r}.") from None
+        elif re.fullmatch(r"\d{4}", token):
+            year = int(token)
+        elif re.fullmatch(r"\d{1,2}", token):
+            day = int(token)
+        elif token in ("utc", "gmt", "z") or _OFFSET.match(token):
+            tz = _zone_of(token, default_tz)
+        else:
+            raise DeadlineError(f"Cannot read {token!r} in the date {text!r}.")
+    today = now.astimezone(tz).date()
+    at = at or DEFAULT_TIME
+    if weekday is not None:
+        if month is not None or day is not None:
+            raise DeadlineError("Give either a day of the week or a month and day, not both.")
+        ahead = (weekday - today.weekday() - 1) % 7 + 1
+        return datetime.combine(today + timedelta(days=ahead), at, tz).astimezone(UTC)
+    when = _date(today, year, month, day)
+    result = datetime.combine(when, at, tz).astimezone(UTC)
+    if year is None and when - today > timedelta(days=MAX_AHEAD_DAYS):
+        raise DeadlineError("That date is more than 120 days away; give the year, month and day.")
+    return result
+
+
+def _date(today: date, year: int | None, month: int | None, day: int | None) -> date:
+    try:
+        if month is None and day is None:
+            return today if year is None else date(year, today.month, today.day)
+        if month is None:
+            assert day is not None
+            y, mo = year or today.year, today.month
+            for _ in range(13):
+                if day <= calendar.monthrange(y, mo)[1] and date(y, mo, day) >= today:
+                    return date(y, mo, day)
+                y, mo = (y + 1, 1) if mo == 12 else (y, mo + 1)
+            raise DeadlineError(f"No month has a day {day}.")
+        y = year or today.year
+        d = day or calendar.monthrange(y, month)[1]
+        found = date(y, month, d)
+        if year is None and found < today:
+            found = date(y + 1, month, day or calendar.monthrange(y + 1, month)[1])
+        return found
+    except ValueError as exc:
+        raise DeadlineError(f"Invalid date: {exc}.") from None
+
+
+def _future(when: datetime, now: datetime) -> datetime:
+    if when <= now:
+        raise DeadlineError("That date is in the past.")
+    return when
+
+
+def default_deadline(now: datetime, hours: float) -> datetime:
+    """``hours`` from ``now``, rounded up to the whole minute."""
+    later = now + timedelta(hours=hours)
+    seconds = later.second + later.microsecond / 1e6
+    if seconds:
+        later += timedelta(seconds=math.ceil(60 - seconds))
+    return later.replace(second=0, microsecond=0).astimezone(UTC)

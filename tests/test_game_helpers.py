@@ -1,0 +1,78 @@
+"""A judge without SMTP for the game tests: mails go straight to handle_mail on a real
+SQLite file, and the outbox rows each one queued come back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.message import Message
+from itertools import count
+
+from sqlalchemy import select
+
+from judge.config import Config
+from judge.game.mailhandler import handle_mail
+from judge.game.processing import process_game
+from judge.mail.reader import IncomingMail
+from judge.store.base import make_engine, make_sessionmaker
+from judge.store.games import Game, find_game
+from judge.store.mail import OutboxMessage
+from judge.store.migrate import upgrade
+
+STANDARD_LETTERS = "AEFGIRT"
+
+
+class Judge:
+    """Sends mail to the game layer and reads what it queued."""
+
+    def __init__(self, url: str, now: datetime | None = None) -> None:
+        upgrade(url)
+        self.engine = make_engine(url)
+        self.factory = make_sessionmaker(self.engine)
+        self.config = Config(code="TEST", address="judge@example.org", data_dir=__import__("pathlib").Path("."))
+        self.now = now or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+        self._ids = count(1)
+
+    def mail(self, sender: str, text: str) -> list[OutboxMessage]:
+        """Handle one mail; the rows it queued (the reply first among those to ``sender``)."""
+        mid = f"<m{next(self._ids)}@test>"
+        incoming = IncomingMail(mid, sender, "", "orders", text, Message(), text.encode())
+        with self.factory() as s, s.begin():
+            last = s.scalar(select(OutboxMessage.id).order_by(OutboxMessage.id.desc()).limit(1)) or 0
+            handle_mail(s, self.config, incoming, self.now)
+        return self.since(last)
+
+    def reply(self, sender: str, text: str) -> OutboxMessage:
+        replies = [r for r in self.mail(sender, text) if r.kind == "reply"]
+        assert len(replies) == 1, replies
+        return replies[0]
+
+    def since(self, last: int) -> list[OutboxMessage]:
+        with self.factory() as s:
+            return list(s.scalars(select(OutboxMessage).where(OutboxMessage.id > last).order_by(OutboxMessage.id)))
+
+    def game(self, name: str) -> Game:
+        with self.factory() as s:
+            game = find_game(s, name)
+            assert game is not None
+            _ = list(game.players)
+            return game
+
+    def tick(self, name: str, hours: float = 1000) -> bool:
+        """Let ``hours`` pass and run the deadline job for ``name``."""
+        self.now += timedelta(hours=hours)
+        with self.factory() as s, s.begin():
+            return process_game(s, self.config, name, self.now)
+
+
+def start_standard(judge: Judge, name: str = "dt") -> dict[str, str]:
+    """Create a Standard game, sign on seven players with preferences A..T; power -> address."""
+    judge.mail("gm@example.org", f"create ?{name} gmpw standard")
+    for i, letter in enumerate(STANDARD_LETTERS):
+        judge.mail(f"p{i}@example.org", f"signon ?{name} pw{i}\nset preference {letter}")
+    game = judge.game(name)
+    return {p.power: p.email for p in game.players if p.power}
+
+
+def password_of(judge: Judge, name: str, power: str) -> str:
+    game = judge.game(name)
+    return next(p.password for p in game.players if p.power == power)
