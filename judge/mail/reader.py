@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 
 from .htmltext import html_to_text
@@ -64,6 +65,11 @@ def _message_id(msg: Message, raw: bytes) -> str:
     if len(value) > MAX_MESSAGE_ID:
         return f"<{hashlib.sha256(value.encode('utf-8', 'replace')).hexdigest()}@long-message-id.invalid>"
     return value
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID :func:`read_message` would give ``raw``, reading the headers only."""
+    return _message_id(BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw), raw)
 
 
 def _decode_part(part: Message) -> str:

@@ -1,0 +1,124 @@
+"""The inbox: stored once per Message-ID, read in order, one transaction per message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from judge.config import Config
+from judge.mail.inbox import InboxProcessor, not_ready_handler, store_incoming
+from judge.mail.reader import IncomingMail
+from judge.store.base import make_engine, make_sessionmaker
+from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
+
+CONFIG = Config(address="judge@example.org", code="TEST")
+
+
+def raw(n: int, sender: str = "ann@example.org", extra: str = "") -> bytes:
+    return (f"From: {sender}\r\nTo: judge@example.org\r\nSubject: s{n}\r\nMessage-ID: <m{n}@example.org>\r\n"
+            f"{extra}\r\nline {n}\r\n").encode()
+
+
+@pytest.fixture
+def factory(migrated_url: str) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(migrated_url)
+    yield make_sessionmaker(engine, mail_domain="example.org")
+    engine.dispose()
+
+
+class Echo:
+    """A handler that answers every message with its text, remembering what it saw."""
+
+    def __init__(self, fail_on: str = "") -> None:
+        self.seen: list[str] = []
+        self.fail_on = fail_on
+
+    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+        self.seen.append(mail.text)
+        queue_mail(session, mail.sender, f"Re: {mail.subject}", mail.text, in_reply_to=mail.message_id,
+                   game="g1")
+        if self.fail_on and self.fail_on in mail.text:
+            raise ValueError("bad command")
+
+
+def rows(factory: sessionmaker[Session]) -> list[InboxMessage]:
+    with factory() as session:
+        return list(session.scalars(select(InboxMessage).order_by(InboxMessage.id)))
+
+
+def test_messages_are_handled_in_order(factory: sessionmaker[Session]) -> None:
+    for n in range(3):
+        assert store_incoming(factory, raw(n), "ann@example.org", ["judge@example.org"]) == (True, f"<m{n}@example.org>")
+    echo = Echo()
+    processor = InboxProcessor(factory, CONFIG, handler=echo)
+    assert processor.process_pending() == 3
+    assert echo.seen == ["line 0", "line 1", "line 2"]
+    assert [(r.status, r.note) for r in rows(factory)] == [("done", None)] * 3
+    assert all(r.processed_at and r.processed_at.tzinfo for r in rows(factory))
+    with factory() as session:
+        replies = archive_for(session, "g1")
+        assert [r.subject for r in replies] == ["Re: s0", "Re: s1", "Re: s2"]
+        assert replies[0].headers["In-Reply-To"] == "<m0@example.org>"
+        assert replies[0].to_addr == "ann@example.org"
+    assert processor.process_pending() == 0
+
+
+def test_duplicate_message_id_stored_once_and_handled_once(factory: sessionmaker[Session]) -> None:
+    assert store_incoming(factory, raw(1), "ann@example.org", [])[0] is True
+    echo = Echo()
+    InboxProcessor(factory, CONFIG, handler=echo).process_pending()
+    assert store_incoming(factory, raw(1), "ann@example.org", [])[0] is False
+    assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 0
+    assert echo.seen == ["line 1"]
+    assert len(rows(factory)) == 1
+
+
+def test_loops_and_junk_are_ignored(factory: sessionmaker[Session]) -> None:
+    store_incoming(factory, raw(1, extra="Auto-Submitted: auto-replied\r\n"), "ann@example.org", [])
+    store_incoming(factory, raw(2, sender="judge@example.org"), "judge@example.org", [])
+    store_incoming(factory, raw(3), "", [])
+    store_incoming(factory, raw(4, extra="Precedence: bulk\r\n"), "ann@example.org", [])
+    echo = Echo()
+    assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 4
+    assert echo.seen == []
+    assert [r.status for r in rows(factory)] == ["ignored"] * 4
+    assert all(r.note for r in rows(factory))
+    with factory() as session:
+        assert session.scalar(select(func.count()).select_from(OutboxMessage)) == 0
+
+
+def test_a_failing_message_is_rolled_back_and_the_rest_go_on(factory: sessionmaker[Session]) -> None:
+    for n in range(3):
+        store_incoming(factory, raw(n), "ann@example.org", [])
+    echo = Echo(fail_on="line 1")
+    assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 3
+    statuses = [(r.status, r.note) for r in rows(factory)]
+    assert statuses == [("done", None), ("failed", "ValueError: bad command"), ("done", None)]
+    with factory() as session:
+        assert [r.subject for r in archive_for(session, "g1")] == ["Re: s0", "Re: s2"]
+
+
+def test_not_ready_reply(factory: sessionmaker[Session]) -> None:
+    store_incoming(factory, raw(1), "ann@example.org", [])
+    InboxProcessor(factory, CONFIG, handler=not_ready_handler).process_pending()
+    with factory() as session:
+        (reply,) = session.scalars(select(OutboxMessage)).all()
+    assert reply.to_addr == "ann@example.org" and "not ready" in reply.subject
+    assert reply.kind == "reply" and reply.message_id.endswith("@example.org>")
+
+
+def test_queue_mail_one_row_per_recipient(factory: sessionmaker[Session]) -> None:
+    with factory() as session, session.begin():
+        made = queue_mail(session, ["A <a@x.org>", "a@X.ORG", "", "b@y.org"], "Result", "body",
+                          game="g2", phase="S1901M", kind="result", headers={"X-Game": "g2"})
+        assert len(made) == 2
+    with factory() as session:
+        assert [m.to_addr for m in archive_for(session, "g2", "result")] == ["A <a@x.org>", "b@y.org"]
+        assert archive_for(session, "g2", "press") == []
+        row = archive_for(session, "g2")[0]
+        assert (row.status, row.attempts, row.phase, row.headers) == ("pending", 0, "S1901M", {"X-Game": "g2"})
+        assert row.created_at.tzinfo is not None
