@@ -57,11 +57,19 @@ class Captured:
 class CaptureSMTP:
     """An SMTP server on 127.0.0.1 keeping every message, to stand in for the mail relay."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, refuse: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
+        self.refuse = {addr.lower() for addr in refuse}
         self.messages: list[Captured] = []
         self._cond = threading.Condition()
         self._controller: Controller | None = None
+
+    async def handle_RCPT(self, server: object, session: object, envelope: object, address: str,
+                          options: list[str]) -> str:
+        if address.lower() in self.refuse:
+            return "550 5.1.1 No such user"
+        envelope.rcpt_tos.append(address)  # type: ignore[attr-defined]
+        return "250 OK"
 
     async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
         data = envelope.original_content or envelope.content  # type: ignore[attr-defined]

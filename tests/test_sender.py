@@ -1,0 +1,149 @@
+"""The sender: Maildir without a relay, SMTP with one, retries with backoff, permanent failures."""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+from collections.abc import Iterator
+from datetime import timedelta
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from conftest import CaptureSMTP, free_port
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from judge.config import Config
+from judge.mail.sender import Sender, build_message
+from judge.store.base import make_engine, make_sessionmaker, utcnow
+from judge.store.mail import OutboxMessage, queue_mail
+
+
+@pytest.fixture
+def factory(migrated_url: str) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(migrated_url)
+    yield make_sessionmaker(engine, mail_domain="example.org")
+    engine.dispose()
+
+
+def config(tmp_path: Path, relay_port: int | None = None, **extra: object) -> Config:
+    values: dict[str, object] = dict(code="TEST", address="judge@example.org", data_dir=tmp_path,
+                                     sender_poll_seconds=0.05, sender_retry_base_seconds=0.1,
+                                     sender_retry_max_seconds=0.4, relay_timeout=2)
+    if relay_port:
+        values.update(relay_host="127.0.0.1", relay_port=relay_port)
+    values.update(extra)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+def queue(factory: sessionmaker[Session], *recipients: str, kind: str = "reply") -> None:
+    with factory() as session, session.begin():
+        for n, to in enumerate(recipients):
+            queue_mail(session, to, f"Subject {n}", f"Body {n}\nÉté\n", game="g1", kind=kind,
+                       in_reply_to="<orig@example.org>")
+
+
+def outbox(factory: sessionmaker[Session]) -> list[OutboxMessage]:
+    with factory() as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def test_maildir_without_relay(factory: sessionmaker[Session], tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    queue(factory, "Ann <ann@example.org>", "bob@example.org")
+    queue(factory, "carl@example.org", kind="result")
+    assert Sender(factory, cfg).send_due() == 3
+    box = mailbox.Maildir(cfg.maildir, create=False)
+    msgs = sorted((message_from_bytes(box.get_bytes(k), policy=policy.default) for k in box.keys()),
+                  key=lambda m: str(m["To"]))
+    assert [str(m["To"]) for m in msgs] == ["Ann <ann@example.org>", "bob@example.org", "carl@example.org"]
+    first = msgs[0]
+    assert str(first["From"]) == "TEST <judge@example.org>"
+    assert first["X-Loop"] == "judge@example.org"
+    assert first["Auto-Submitted"] == "auto-replied"
+    assert msgs[2]["Auto-Submitted"] == "auto-generated"
+    assert first["In-Reply-To"] == "<orig@example.org>"
+    assert first["Date"] and first["Subject"] == "Subject 0"
+    assert first.get_content() == "Body 0\nÉté\n"
+    rows = outbox(factory)
+    assert {r.message_id for r in rows} == {str(m["Message-ID"]) for m in msgs}
+    assert all(r.status == "sent" and r.sent_at and r.attempts == 1 for r in rows)
+    assert Sender(factory, cfg).send_due() == 0
+
+
+def test_relay_in_id_order(factory: sessionmaker[Session], tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    queue(factory, "a@example.org", "b@example.org", "c@example.org")
+    Sender(factory, config(tmp_path, capture_smtp.port)).send_due()
+    got = capture_smtp.wait_for(3)
+    assert [c.rcpt_tos for c in got] == [["a@example.org"], ["b@example.org"], ["c@example.org"]]
+    assert all(c.mail_from == "judge@example.org" for c in got)
+    assert [c.message["Message-ID"] for c in got] == [r.message_id for r in outbox(factory)]
+
+
+def test_relay_down_retries_with_backoff(factory: sessionmaker[Session], tmp_path: Path) -> None:
+    port = free_port()
+    cfg = config(tmp_path, port)
+    queue(factory, "ann@example.org")
+    sender = Sender(factory, cfg)
+    relay = CaptureSMTP(port=port)
+
+    async def scenario() -> None:
+        task = asyncio.create_task(sender.run())
+        await asyncio.sleep(0.6)
+        (row,) = outbox(factory)
+        assert row.status == "pending" and 2 <= row.attempts <= 4, row.attempts
+        assert "Connection refused" in (row.last_error or "") or "Errno" in (row.last_error or "")
+        assert row.next_attempt_at and row.next_attempt_at > row.created_at + timedelta(seconds=0.1)
+        relay.start()
+        try:
+            await asyncio.to_thread(relay.wait_for, 1, 5)
+            await asyncio.sleep(0.5)
+        finally:
+            task.cancel()
+            relay.stop()
+
+    asyncio.run(scenario())
+    (row,) = outbox(factory)
+    assert row.status == "sent" and row.attempts >= 3
+    assert len(relay.messages) == 1
+
+
+def test_backoff_doubles_and_gives_up(factory: sessionmaker[Session], tmp_path: Path) -> None:
+    cfg = config(tmp_path, free_port(), sender_retry_base_seconds=10, sender_retry_max_seconds=15,
+                 sender_max_attempts=3)
+    queue(factory, "ann@example.org")
+    sender = Sender(factory, cfg)
+    delays = []
+    for _ in range(3):
+        with factory() as session, session.begin():
+            session.scalars(select(OutboxMessage)).one().next_attempt_at = utcnow()
+        sender.send_due()
+        row = outbox(factory)[0]
+        if row.status == "pending" and row.next_attempt_at:
+            delays.append(round((row.next_attempt_at - utcnow()).total_seconds()))
+    row = outbox(factory)[0]
+    assert delays == [10, 15]
+    assert (row.status, row.attempts) == ("failed", 3)
+
+
+def test_permanent_refusal_fails_at_once(factory: sessionmaker[Session], tmp_path: Path) -> None:
+    relay = CaptureSMTP(refuse=("nobody@example.org",)).start()
+    try:
+        queue(factory, "nobody@example.org", "ann@example.org")
+        Sender(factory, config(tmp_path, relay.port)).send_due()
+        relay.wait_for(1)
+    finally:
+        relay.stop()
+    first, second = outbox(factory)
+    assert (first.status, first.attempts) == ("failed", 1) and "550" in (first.last_error or "")
+    assert second.status == "sent"
+
+
+def test_reserved_headers_cannot_be_overridden(tmp_path: Path) -> None:
+    row = OutboxMessage(to_addr="a@b.org", subject="s", body="b", kind="notice", message_id="<x@y>",
+                        headers={"From": "evil@x.org", "X-Game": "g1", "Reply-To": "gm@x.org"},
+                        created_at=utcnow())
+    msg = build_message(row, config(tmp_path))
+    assert msg["From"] == "TEST <judge@example.org>" and msg["X-Game"] == "g1"
+    assert msg["Auto-Submitted"] == "auto-generated" and msg["Reply-To"] == "gm@x.org"
