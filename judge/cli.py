@@ -6,6 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .config import Config
 
 
 def _bundled_datc() -> list[str]:
@@ -53,6 +57,44 @@ def cmd_map(args: argparse.Namespace) -> int:
     return status
 
 
+def _server_config(args: argparse.Namespace) -> Config | None:
+    """The configuration named by ``--config``, with logging set up; None (reported) if bad."""
+    import logging
+
+    from .config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("mail.log", "apscheduler"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    try:
+        return load_config(args.config)
+    except ConfigError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server import run
+    from .store.migrate import upgrade
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    upgrade(config.database_url)
+    run(config)
+    return 0
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from .store.migrate import upgrade
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    upgrade(config.database_url)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -64,6 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("map", help="load and check maps")
     p.add_argument("names", nargs="*", help="map names (default: all bundled maps)")
     p.set_defaults(func=cmd_map)
+    p = sub.add_parser("serve", help="run the mail judge: SMTP listener, deadlines and sender")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("db", help="database maintenance")
+    db = p.add_subparsers(dest="db_command", required=True)
+    p = db.add_parser("upgrade", help="migrate the database to the newest schema (alembic upgrade head)")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_db_upgrade)
     return parser
 
 

@@ -1,0 +1,146 @@
+"""Deadlines: one APScheduler job per game whose phase is due, the database the source of truth.
+
+Contract (hook 6)::
+
+    DeadlineScheduler(sessionmaker, config, pending=None, process=None, on_processed=None)
+
+``pending(session) -> [(game, due)]`` lists the deadlines; ``process(session, config, game,
+now) -> bool`` processes the game's phase if it is due (taking the row lock) and queues its
+result mails. They default to ``judge.game.processing.pending_deadlines`` and
+``process_game`` (imported when first needed; while that module is missing there are no
+deadlines). The jobs are rebuilt from the database at start, after every inbox message
+(:meth:`request_sync`) and every ``scheduler_sync_seconds``; each runs ``process`` in its own
+transaction. A run that processes nothing (or fails) is tried again one sync interval later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy.orm import Session, sessionmaker
+
+from .config import Config
+from .store.base import utcnow
+
+log = logging.getLogger(__name__)
+
+PendingFn = Callable[[Session], list[tuple[str, datetime]]]
+ProcessFn = Callable[[Session, Config, str, datetime], bool]
+GAME_PROCESSING = "judge.game.processing"
+
+
+def default_hooks() -> tuple[PendingFn, ProcessFn]:
+    """The game module's deadline hooks, or no deadlines at all while it is missing."""
+    try:
+        module = importlib.import_module(GAME_PROCESSING)
+    except ModuleNotFoundError as exc:
+        if exc.name not in (GAME_PROCESSING, "judge.game"):
+            raise
+        log.warning("%s is missing: no deadlines will be processed", GAME_PROCESSING)
+        return (lambda session: []), (lambda session, config, game, now: False)
+    return module.pending_deadlines, module.process_game
+
+
+class DeadlineScheduler:
+    """Keeps the APScheduler jobs in step with the deadlines in the database."""
+
+    def __init__(self, factory: sessionmaker[Session], config: Config, pending: PendingFn | None = None,
+                 process: ProcessFn | None = None, on_processed: Callable[[], None] | None = None) -> None:
+        if pending is None or process is None:
+            default_pending, default_process = default_hooks()
+            pending, process = pending or default_pending, process or default_process
+        self.factory = factory
+        self.config = config
+        self.pending = pending
+        self.process = process
+        self.on_processed = on_processed
+        self.scheduler = AsyncIOScheduler(timezone=UTC, job_defaults={
+            "misfire_grace_time": None, "coalesce": True, "max_instances": 1})
+        self.scheduled: dict[str, datetime] = {}
+        self._hold: dict[str, datetime] = {}
+        self._sync_lock = asyncio.Lock()
+        self._sync_again = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Start the scheduler with the jobs read from the database."""
+        self.scheduler.start()
+        await self.sync()
+        self.scheduler.add_job(self.sync, "interval", seconds=self.config.scheduler_sync_seconds,
+                               id="sync-deadlines", replace_existing=True)
+
+    async def stop(self) -> None:
+        """Stop scheduling; a phase being processed finishes its transaction in its thread."""
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _read(self) -> list[tuple[str, datetime]]:
+        with self.factory() as session, session.begin():
+            return list(self.pending(session))
+
+    async def sync(self) -> None:
+        """Re-read the deadlines and add, move or drop jobs to match."""
+        if self._sync_lock.locked():
+            self._sync_again = True
+            return
+        async with self._sync_lock:
+            self._sync_again = True
+            while self._sync_again:
+                self._sync_again = False
+                try:
+                    self._apply(await asyncio.to_thread(self._read))
+                except Exception:  # noqa: BLE001 - the next sync tries again
+                    log.exception("reading the deadlines failed")
+
+    def request_sync(self) -> None:
+        """Ask for a :meth:`sync` soon (call from the event loop's thread)."""
+        task = asyncio.get_running_loop().create_task(self.sync())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _apply(self, deadlines: list[tuple[str, datetime]]) -> None:
+        wanted = {game: max(due, self._hold.get(game, due)) for game, due in deadlines}
+        self._hold = {game: when for game, when in self._hold.items() if game in wanted}
+        for game in set(self.scheduled) - set(wanted):
+            self._remove(game)
+        for game, due in wanted.items():
+            if self.scheduled.get(game) != due:
+                self.scheduler.add_job(self._run, "date", run_date=due, args=[game], id=f"deadline:{game}",
+                                       replace_existing=True)
+                self.scheduled[game] = due
+                log.debug("deadline for %s at %s", game, due.isoformat())
+
+    def _remove(self, game: str) -> None:
+        self.scheduled.pop(game, None)
+        try:
+            self.scheduler.remove_job(f"deadline:{game}")
+        except JobLookupError:
+            pass
+
+    def _process(self, game: str) -> bool:
+        with self.factory() as session, session.begin():
+            return self.process(session, self.config, game, utcnow())
+
+    async def _run(self, game: str) -> None:
+        self.scheduled.pop(game, None)
+        try:
+            processed = await asyncio.to_thread(self._process, game)
+        except Exception:  # noqa: BLE001 - one game must not stop the others
+            log.exception("processing %s failed; trying again later", game)
+            processed = False
+        if processed:
+            self._hold.pop(game, None)
+            log.info("deadline for %s: phase processed", game)
+            if self.on_processed:
+                self.on_processed()
+        else:
+            self._hold[game] = utcnow() + timedelta(seconds=self.config.scheduler_sync_seconds)
+        await self.sync()
