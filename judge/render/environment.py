@@ -1,0 +1,57 @@
+"""The Jinja environment: templates from ``templates/``, strict about missing values.
+
+Templates live in ``templates/<audience>/<kind>.txt.j2`` beside the package (or in
+``$JUDGE_TEMPLATES``). ``StrictUndefined`` makes a missing value an error instead of a blank;
+``trim_blocks``/``lstrip_blocks`` let block tags sit on their own lines without leaving
+blank lines; ``keep_trailing_newline`` keeps a template's last newline.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from . import formats
+
+
+def templates_dir() -> Path:
+    """``$JUDGE_TEMPLATES`` if set, else ``templates/`` at the top of the repository."""
+    env = os.environ.get("JUDGE_TEMPLATES")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent.parent / "templates", here.parent / "templates"):
+        if candidate.is_dir():
+            return candidate
+    return here.parent.parent / "templates"
+
+
+@cache
+def environment(folder: str | None = None) -> Environment:
+    """The one environment for ``folder`` (default :func:`templates_dir`)."""
+    env = Environment(
+        loader=FileSystemLoader(folder or str(templates_dir())),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(
+        label=formats.label,
+        plural=formats.plural,
+        wrap_list=formats.wrap_list,
+        wrap_entry=formats.wrap_entry,
+        notes=formats.notes_suffix,
+        title_game=formats.title_game,
+    )
+    return env
+
+
+def render(name: str, **values: Any) -> str:
+    """Render ``templates/<name>`` with ``values``."""
+    return environment().get_template(name).render(**values)

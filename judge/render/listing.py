@@ -1,0 +1,162 @@
+"""Answers to the asking commands: LIST, LIST game, SUMMARY, HISTORY, HELP and GET."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.utils import format_datetime
+
+from ..engine.phase import Phase
+from ..engine.position import Position
+from .context import Context, GameContext, JudgeContext, Rendered
+from .environment import render, templates_dir
+from .notices import position_groups
+from .replies import reply_mail
+from .results import count_lines, ownership
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game in the ``LIST`` of all games."""
+
+    name: str
+    variant: str
+    phase: str | None
+    status: str
+    players: int
+    needed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What ``LIST game`` shows besides the context (Bug91-11).
+
+    ``parameters`` are ``(name, value)`` rows (``("Press", "White, Partial Allowed")``);
+    ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``late``,
+    ``""``); ``waiting`` the powers that still owe orders. ``position`` is None while the
+    game is forming."""
+
+    position: Position | None
+    deadline: datetime | None = None
+    grace: datetime | None = None
+    parameters: Sequence[tuple[str, str]] = ()
+    players: Sequence[tuple[str, str, str]] = ()
+    waiting: Sequence[str] = field(default_factory=tuple)
+
+
+def list_text(games: Sequence[GameLine]) -> str:
+    """``LIST``: one line per game."""
+    return render("player/list.txt.j2", games=list(games))
+
+
+def game_list_text(ctx: GameContext, listing: Listing) -> str:
+    """``LIST game``: deadlines, parameters, players, the phase's units, centres."""
+    pos = listing.position
+    owned, unowned = ownership(ctx.m, pos) if pos is not None else ([], [])
+    return render(
+        "player/game_list.txt.j2",
+        game=ctx.game,
+        seq=ctx.seq,
+        phase=pos.phase.code if pos is not None else None,
+        title=ctx.calendar.phase_title(pos.phase) if pos is not None else None,
+        kind_name=ctx.calendar.phase_title(pos.phase).split(" ")[0] if pos is not None else None,
+        season=ctx.calendar.season_name(pos.phase) if pos is not None else None,
+        deadline=ctx.when(listing.deadline) if listing.deadline else None,
+        grace=ctx.when(listing.grace) if listing.grace else None,
+        variant=ctx.variant,
+        parameters=list(listing.parameters),
+        players=list(listing.players),
+        waiting=list(listing.waiting),
+        groups=position_groups(ctx, pos) if pos is not None else [],
+        ownership=owned,
+        unowned=unowned,
+        counts=count_lines(ctx.m, pos) if pos is not None else [],
+    )
+
+
+def summary_text(
+    ctx: GameContext, rows: Sequence[tuple[Phase, Mapping[str, int]]], players: Sequence[tuple[str, str]] = ()
+) -> str:
+    """``SUMMARY``: the players, then per phase (usually each Winter) the centre counts."""
+    powers = [p.name for p in ctx.m.powers]
+    short = [p[:3] for p in powers]
+    if len(set(short)) < len(short):
+        short = [p.letter for p in ctx.m.powers]
+    return render(
+        "player/summary.txt.j2",
+        game=ctx.game,
+        variant=ctx.variant,
+        players=list(players),
+        powers=powers,
+        short=short,
+        rows=[(phase.code, [counts.get(p, 0) for p in powers]) for phase, counts in rows],
+    )
+
+
+def history_text(ctx: GameContext, archived: Sequence[tuple[datetime | str, str, str]]) -> str:
+    """``HISTORY``: each archived mail as a ``Date:`` line, at once the ``Subject:`` line,
+    a blank line and the body (mapper-compat item 2)."""
+    entries = []
+    for date, subject, body in archived:
+        when = format_datetime(date.astimezone(ctx.tz)) if isinstance(date, datetime) else date
+        entries.append((when, subject, body.strip("\n")))
+    return render("player/history.txt.j2", game=ctx.game, entries=entries)
+
+
+class HelpTopicError(LookupError):
+    """``GET`` of a file the judge does not have; the message lists the files."""
+
+    def __init__(self, topic: str) -> None:
+        self.topic = topic
+        super().__init__(
+            f"There is no help file called '{topic}'.  The files are: {', '.join(help_topics())}.\n"
+            "Send 'GET index' for the list of commands."
+        )
+
+
+_TOPIC = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def help_topics() -> list[str]:
+    """The names ``GET`` accepts (the files of ``templates/help/``)."""
+    return sorted(p.name.removesuffix(".txt") for p in (templates_dir() / "help").glob("*.txt"))
+
+
+def help_text(topic: str | None = None) -> str:
+    """The help file ``topic`` (``HELP`` alone: ``index``). Raises :class:`HelpTopicError`."""
+    name = (topic or "index").strip().lower()
+    path = templates_dir() / "help" / f"{name}.txt"
+    if not _TOPIC.match(name) or not path.is_file():
+        raise HelpTopicError(name)
+    return path.read_text(encoding="utf-8")
+
+
+# -- whole replies ------------------------------------------------------------------
+
+
+def list_mail(judge: Context, games: Sequence[GameLine]) -> Rendered:
+    return reply_mail(judge, "", [list_text(games)], 0)
+
+
+def game_list_mail(ctx: GameContext, listing: Listing) -> Rendered:
+    return reply_mail(ctx, "", [game_list_text(ctx, listing)], 0)
+
+
+def summary_mail(
+    ctx: GameContext, rows: Sequence[tuple[Phase, Mapping[str, int]]], players: Sequence[tuple[str, str]] = ()
+) -> Rendered:
+    return reply_mail(ctx, "", [summary_text(ctx, rows, players)], 0)
+
+
+def history_mail(ctx: GameContext, archived: Sequence[tuple[datetime | str, str, str]]) -> Rendered:
+    return reply_mail(ctx, "", [history_text(ctx, archived)], 0)
+
+
+def help_mail(judge: Context | JudgeContext, topic: str | None = None) -> Rendered:
+    """The help file as a reply; an unknown topic gives an ``[Error Flag]`` reply."""
+    try:
+        return reply_mail(judge, "", [help_text(topic)], 0)
+    except HelpTopicError as exc:
+        return reply_mail(judge, "", [str(exc)], 1)
