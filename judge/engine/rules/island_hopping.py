@@ -61,7 +61,7 @@ def check_data(m: Map) -> list[str]:
             continue
         bad = [p for p in parts if p not in m.provinces or m.provinces[p].kind != DUAL]
         if bad:
-            problems.append(f"island_hopping.chains: {', '.join(bad)} in {parts} are not island chains (dual)")
+            problems.append(f"island_hopping.chains: {parts} has parts that are not island chains (dual): {', '.join(bad)}")
             continue
         joined, todo = {parts[0]}, [parts[0]]
         while todo:
