@@ -17,7 +17,7 @@ match, such as a support for a move that was not ordered.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .map import ARMY, Map, province_of
 from .orders import Convoy, Hold, Move, MovementOrder, Support
@@ -27,6 +27,69 @@ UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 
 #: A variant's route rule: ``(movement, origin province) -> True if the route is open``.
 RouteRule = Callable[["Movement", str], bool]
+
+#: How a variant move that did not reach its destination is reported.
+FAIL_BOUNCE, FAIL_VOID, FAIL_NO_ROUTE = "bounce", "void", "no route"
+
+
+class VariantRoute:
+    """A variant route for moves with ``Move.via`` set (Colonial's railway and canal).
+
+    The resolver asks it the questions below about the mover in province ``prov``; the
+    defaults describe an ordinary move, so a rule overrides only what differs. Every
+    answer that depends on other orders must read them through ``mv.resolve`` (directly or
+    via the strength methods), so that the guess-and-check loop sees the dependency.
+    """
+
+    def open(self, mv: Movement, prov: str) -> bool:
+        """May the mover contest its destination at all (attack, prevent, cut support)?"""
+        return True
+
+    def leaves(self, mv: Movement, prov: str) -> bool:
+        """Does the mover leave its province (reaching its destination or stopping short)?"""
+        return mv.resolve(prov)
+
+    def stops_at(self, mv: Movement, prov: str) -> str | None:
+        """Where a mover that did not reach its destination ends, if not in ``prov``."""
+        return None
+
+    def prevent_at(self, mv: Movement, prov: str, province: str) -> int:
+        """Prevent strength the mover exerts in ``province`` other than its destination."""
+        return 0
+
+    def may_dislodge(self, mv: Movement, prov: str) -> bool:
+        """May it dislodge a unit that stays in its destination?"""
+        return True
+
+    def cuts_support(self, mv: Movement, prov: str) -> bool:
+        """Does its attack cut a support given in its destination?"""
+        return True
+
+    def head_to_head(self, mv: Movement, prov: str) -> bool:
+        """Does it fight a head-to-head battle with a unit coming the other way?"""
+        return False
+
+    def support_adds(self, mv: Movement, prov: str, supporter: str) -> bool:
+        """Does a matching support from ``supporter`` add strength (or only permit)?"""
+        return True
+
+    def failure(self, mv: Movement, prov: str) -> str:
+        """How a failed move is reported: FAIL_BOUNCE, FAIL_VOID or FAIL_NO_ROUTE."""
+        return FAIL_BOUNCE if self.open(mv, prov) else FAIL_NO_ROUTE
+
+
+class _CallableRoute(VariantRoute):
+    """A plain :data:`RouteRule` as a :class:`VariantRoute`."""
+
+    def __init__(self, rule: RouteRule) -> None:
+        self.rule = rule
+
+    def open(self, mv: Movement, prov: str) -> bool:
+        return self.rule(mv, prov)
+
+
+def as_route(rule: RouteRule | VariantRoute) -> VariantRoute:
+    return rule if isinstance(rule, VariantRoute) else _CallableRoute(rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +103,7 @@ class MovementOutcome:
     cut: frozenset[str]                # provinces whose support was cut
     no_route: frozenset[str]           # provinces whose move had no convoy (or variant) route
     contested: frozenset[str]          # empty provinces left vacant by a standoff
+    stopped: Mapping[str, str] = field(default_factory=dict)  # variant movers that stopped short
 
 
 class Movement:
@@ -50,11 +114,11 @@ class Movement:
         m: Map,
         position: Position,
         orders: Mapping[str, MovementOrder],
-        route_rules: Mapping[str, RouteRule] | None = None,
+        route_rules: Mapping[str, RouteRule | VariantRoute] | None = None,
     ) -> None:
         self.map = m
         self.units: Mapping[str, Unit] = position.units
-        self.route_rules = route_rules or {}
+        self.route_rules = {via: as_route(rule) for via, rule in (route_rules or {}).items()}
         self.order: dict[str, MovementOrder] = {
             prov: orders.get(prov) or Hold(unit) for prov, unit in position.units.items()
         }
@@ -64,6 +128,7 @@ class Movement:
         self.convoyers: dict[str, list[str]] = {}  # army province -> matching convoy fleets
         self.supporters: dict[str, list[str]] = {}  # supported province -> matching supporters
         self.void: set[str] = set()
+        self.variant: dict[str, VariantRoute] = {}  # mover province -> its variant route
         self.head_to_head: dict[str, str] = {}
         self.paradox_held: set[str] = set()
         self.state: dict[str, int] = {}
@@ -80,6 +145,8 @@ class Movement:
                 d = province_of(o.dest)
                 self.dest[prov] = d
                 self.movers_to.setdefault(d, []).append(prov)
+                if o.via is not None and o.via in self.route_rules:
+                    self.variant[prov] = self.route_rules[o.via]
         own_convoys: set[tuple[str, str]] = set()
         for o in order.values():
             if isinstance(o, Convoy):
@@ -113,7 +180,9 @@ class Movement:
                     if ok and o.target_dest and "/" in o.target_dest and "/" in target.dest:  # type: ignore[union-attr]
                         ok = o.target_dest == target.dest  # type: ignore[union-attr]
                 if ok:
-                    self.supporters.setdefault(o.target, []).append(prov)
+                    route = self.variant.get(o.target)
+                    if route is None or route.support_adds(self, o.target, prov):
+                        self.supporters.setdefault(o.target, []).append(prov)
                 else:
                     self.void.add(prov)
         for prov in self.void:
@@ -121,8 +190,15 @@ class Movement:
         for prov, d in self.dest.items():
             o = order[prov]
             if self.dest.get(d) == prov and not self.convoy[prov] and not self.convoy[d]:
-                if o.via is None and order[d].via is None:  # type: ignore[union-attr]
+                if self._fights_head_to_head(prov) and self._fights_head_to_head(d):
                     self.head_to_head[prov] = d
+
+    def _fights_head_to_head(self, prov: str) -> bool:
+        o = self.order[prov]
+        if not isinstance(o, Move) or o.via is None:
+            return True
+        route = self.variant.get(prov)
+        return route is not None and route.head_to_head(self, prov)
 
     def opponent(self, prov: str) -> str | None:
         """The unit in a head-to-head battle with the mover in ``prov`` (neither convoyed)."""
@@ -198,6 +274,12 @@ class Movement:
 
     # -- decisions ------------------------------------------------------------------
     def _move_succeeds(self, prov: str) -> bool:
+        return self.move_wins(prov)
+
+    def move_wins(self, prov: str, *, variant_preventers: bool = True) -> bool:
+        """Does the move from ``prov`` beat every contender? Without ``variant_preventers``
+        the prevent strength variant movers exert outside their destination is left out
+        (the railway asks whether an entrant "would succeed if the army were absent")."""
         if not self.route_open(prov):
             return False
         d = self.dest[prov]
@@ -211,6 +293,10 @@ class Movement:
         for other in self.movers_to[d]:
             if other != prov and attack <= self.prevent_strength(other):
                 return False
+        if variant_preventers:
+            for other, route in self.variant.items():
+                if other != prov and attack <= route.prevent_at(self, other, d):
+                    return False
         return True
 
     def _support_given(self, prov: str, o: Support) -> bool:
@@ -220,7 +306,7 @@ class Movement:
                 continue
             if o.dest is not None and attacker == o.dest:
                 continue  # a unit cannot cut support for an attack on itself (DATC 4.A.4)
-            if self.route_open(attacker):
+            if self.route_open(attacker) and self._cuts_support(attacker):
                 return False
         return not self._dislodged(prov)
 
@@ -230,13 +316,23 @@ class Movement:
                 return True
         return False
 
+    def _cuts_support(self, prov: str) -> bool:
+        route = self.variant.get(prov)
+        return route is None or route.cuts_support(self, prov)
+
+    def leaves(self, prov: str) -> bool:
+        """True if the unit in ``prov`` moves out of it (a variant mover may stop short of
+        its destination and still leave)."""
+        route = self.variant.get(prov)
+        return self.resolve(prov) if route is None else route.leaves(self, prov)
+
     def route_open(self, prov: str) -> bool:
         """True if the mover in ``prov`` has its route: always by land, else a convoy (or
         a variant route) that is not disrupted."""
         o = self.order[prov]
         if isinstance(o, Move) and o.via is not None:
-            rule = self.route_rules.get(o.via)
-            return rule is not None and rule(self, prov)
+            route = self.variant.get(prov)
+            return route is not None and route.open(self, prov)
         if not self.convoy.get(prov):
             return True
         return self.convoy_path(prov, live=True)
@@ -283,10 +379,13 @@ class Movement:
         if occupant is not None:
             occ_order = self.order[d]
             moving_away = (
-                isinstance(occ_order, Move) and self.opponent(prov) is None and self.resolve(d)
+                isinstance(occ_order, Move) and self.opponent(prov) is None and self.leaves(d)
             )
             if not moving_away:
                 if occupant.power == self.units[prov].power:
+                    return 0
+                route = self.variant.get(prov)
+                if route is not None and not route.may_dislodge(self, prov):
                     return 0
                 return 1 + self._support_count(prov, exclude_power=occupant.power)
         return 1 + self._support_count(prov)
@@ -306,7 +405,7 @@ class Movement:
         if prov not in self.units:
             return 0
         if isinstance(self.order[prov], Move):
-            return 0 if self.resolve(prov) else 1
+            return 0 if self.leaves(prov) else 1
         return 1 + self._support_count(prov)
 
     # -- the whole phase ------------------------------------------------------------
@@ -314,9 +413,23 @@ class Movement:
         for prov in self.order:
             self.resolve(prov)
         succeeded = frozenset(p for p in self.dest if self.result[p])
+        stopped: dict[str, str] = {}
+        variant_void: set[str] = set()
+        variant_bounce: set[str] = set()
+        for prov, route in self.variant.items():
+            if prov in succeeded:
+                continue
+            stop = route.stops_at(self, prov)
+            if stop is not None:
+                stopped[prov] = stop
+            failure = route.failure(self, prov)
+            if failure == FAIL_VOID:
+                variant_void.add(prov)
+            elif failure == FAIL_BOUNCE:
+                variant_bounce.add(prov)
         dislodged: dict[str, str] = {}
         for prov in self.order:
-            if prov in succeeded:
+            if prov in succeeded or prov in stopped:
                 continue
             for attacker in self.movers_to.get(prov, ()):
                 if attacker in succeeded:
@@ -325,8 +438,14 @@ class Movement:
             p for p, o in self.order.items()
             if isinstance(o, Support) and p not in self.void and not self.result[p] and p not in dislodged
         )
-        no_route = frozenset(p for p in self.dest if p not in succeeded and not self.route_open(p))
-        occupied_after = {self.dest[p] for p in succeeded} | {p for p in self.units if p not in succeeded}
+        no_route = frozenset(
+            p for p in self.dest
+            if p not in succeeded and p not in variant_void and p not in variant_bounce and not self.route_open(p)
+        )
+        occupied_after = (
+            {self.dest[p] for p in succeeded} | set(stopped.values())
+            | {p for p in self.units if p not in succeeded and p not in stopped}
+        )
         contested = frozenset(
             d for d, movers in self.movers_to.items()
             if d not in occupied_after and any(self.prevent_strength(p) > 0 for p in movers)
@@ -335,8 +454,9 @@ class Movement:
             succeeded=succeeded,
             dislodged=dislodged,
             by_convoy=frozenset(p for p, c in self.convoy.items() if c),
-            void=frozenset(self.void | self.paradox_held),
+            void=frozenset(self.void | self.paradox_held | variant_void),
             cut=cut,
             no_route=no_route,
             contested=contested,
+            stopped=stopped,
         )
