@@ -1,0 +1,146 @@
+"""The real judge server for the end-to-end tests: started in-process on a free port, its
+relay a CaptureSMTP, players talking to it with smtplib over loopback.
+
+``LiveJudge.mail(sender, text, expect=n)`` sends one mail and waits until the relay holds
+``n`` more messages; it returns them. The reply is the one whose In-Reply-To is the mail's
+Message-ID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from conftest import Captured, CaptureSMTP, free_port
+
+from judge.config import Config
+from judge.server import JudgeServer
+from judge.store.base import make_engine, make_sessionmaker
+from judge.store.games import find_game
+from judge.store.migrate import upgrade
+
+JUDGE = "judge@judge.test"
+
+
+@dataclass
+class Mail:
+    """A mail the judge sent, as the relay got it."""
+
+    to: str
+    subject: str
+    body: str
+    in_reply_to: str
+
+    @classmethod
+    def of(cls, captured: Captured) -> Mail:
+        msg = captured.message
+        body = msg.get_body(preferencelist=("plain",))
+        text = body.get_content() if body is not None else ""
+        text = text.replace("\r\n", "\n")
+        return cls(",".join(captured.rcpt_tos), str(msg["Subject"]), text, str(msg.get("In-Reply-To", "")))
+
+
+class LiveJudge:
+    """A running JudgeServer in a thread of its own."""
+
+    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path) -> None:
+        upgrade(url)
+        self.url = url
+        self.relay = relay
+        self.config = Config(
+            code="E2E", address=JUDGE, keeper="keeper@judge.test", data_dir=tmp_path, database_url=url,
+            smtp_host="127.0.0.1", smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay.port,
+            sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
+            scheduler_sync_seconds=0.5,
+        )
+        self.server = JudgeServer(self.config)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(10)
+        self._seen = 0
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    def send(self, sender: str, text: str, *, subject: str = "orders", headers: dict[str, str] | None = None,
+             envelope: str | None = None) -> str:
+        """Send one mail to the judge; its Message-ID."""
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = JUDGE
+        msg["Subject"] = subject
+        msg["Message-ID"] = mid = make_msgid(domain="players.test")
+        for key, value in (headers or {}).items():
+            msg[key] = value
+        msg.set_content(text)
+        with smtplib.SMTP("127.0.0.1", self.config.smtp_port, timeout=10) as smtp:
+            smtp.send_message(msg, from_addr=sender if envelope is None else envelope, to_addrs=[JUDGE])
+        return mid
+
+    def mail(self, sender: str, text: str, *, expect: int = 1, timeout: float = 15.0) -> list[Mail]:
+        """Send a mail and return the ``expect`` mails the judge sends because of it."""
+        self.send(sender, text)
+        return self.collect(expect, timeout)
+
+    def collect(self, expect: int, timeout: float = 15.0) -> list[Mail]:
+        got = self.relay.wait_for(self._seen + expect, timeout)
+        new = [Mail.of(c) for c in got[self._seen:self._seen + expect]]
+        self._seen += expect
+        return new
+
+    def quiet(self, seconds: float = 1.0) -> None:
+        """Assert the judge sends nothing more for ``seconds``."""
+        time.sleep(seconds)
+        assert len(self.relay.messages) == self._seen, [Mail.of(c).subject for c in self.relay.messages[self._seen:]]
+
+    def reply(self, sender: str, text: str, *, expect: int = 1) -> Mail:
+        """Send a mail; the one reply to it (among ``expect`` mails)."""
+        mails = self.mail(sender, text, expect=expect)
+        replies = [m for m in mails if m.subject.startswith("Re:") and m.to == sender]
+        assert len(replies) == 1, [(m.to, m.subject) for m in mails]
+        return replies[0]
+
+    def password(self, game: str, power: str) -> str:
+        engine = make_engine(self.url)
+        try:
+            with make_sessionmaker(engine)() as s:
+                row = find_game(s, game)
+                assert row is not None
+                return next(p.password for p in row.players if p.power == power)
+        finally:
+            engine.dispose()
+
+    def phase(self, game: str) -> str | None:
+        engine = make_engine(self.url)
+        try:
+            with make_sessionmaker(engine)() as s:
+                row = find_game(s, game)
+                return row.phase if row else None
+        finally:
+            engine.dispose()
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    relay = CaptureSMTP().start()
+    judge = LiveJudge(database_url, relay, tmp_path)
+    try:
+        yield judge
+    finally:
+        judge.stop()
+        relay.stop()
+
+
+def bodies_to(mails: list[Mail], address: str) -> list[Mail]:
+    return [m for m in mails if m.to == address]
