@@ -9,7 +9,7 @@ left unordered follow the 2023 civil-disorder rule (DATC 4.D.8), see :func:`diso
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .map import FLEET, Map, province_of
 from .orders import Build, Remove, Waive
@@ -17,11 +17,16 @@ from .position import Position, Unit
 from .results import VOID, OrderResult
 
 
-def adjustment_counts(m: Map, position: Position) -> dict[str, int]:
+#: How much a centre counts for its owner: ``(centre, power) -> 0 or 1`` (Colonial's Hong
+#: Kong counts for nobody in China's hands); None counts every centre once.
+CentreValue = Callable[[str, str], int]
+
+
+def adjustment_counts(m: Map, position: Position, centre_value: CentreValue | None = None) -> dict[str, int]:
     """Per power: centres minus units (positive: builds allowed; negative: removals due)."""
     counts = {p.name: 0 for p in m.powers}
-    for power in position.owners.values():
-        counts[power] = counts.get(power, 0) + 1
+    for centre, power in position.owners.items():
+        counts[power] = counts.get(power, 0) + (centre_value(centre, power) if centre_value else 1)
     for unit in position.units.values():
         counts[unit.power] = counts.get(unit.power, 0) - 1
     return counts
@@ -36,11 +41,11 @@ def build_sites(m: Map, position: Position, power: str) -> list[str]:
     ]
 
 
-def adjustments_due(m: Map, position: Position) -> dict[str, int]:
+def adjustments_due(m: Map, position: Position, centre_value: CentreValue | None = None) -> dict[str, int]:
     """The adjustments that will actually happen: builds capped by the free sites, removals
     as due. Powers with nothing to do are left out."""
     due: dict[str, int] = {}
-    for power, n in adjustment_counts(m, position).items():
+    for power, n in adjustment_counts(m, position, centre_value).items():
         if n > 0:
             n = min(n, len(build_sites(m, position, power)))
         if n:
@@ -76,11 +81,12 @@ def disorder_order(m: Map, position: Position, power: str) -> list[Unit]:
 
 def resolve_adjustments(
     m: Map, position: Position, orders: Iterable[Build | Remove | Waive],
-    *, sites: Sequence[str] | None = None,
+    *, sites: Sequence[str] | None = None, centre_value: CentreValue | None = None,
 ) -> tuple[list[OrderResult], list[Unit]]:
     """Adjudicate an adjustment phase. Returns the results (given orders first, then the
-    judge's defaults) and the units on the board afterwards."""
-    counts = adjustment_counts(m, position)
+    judge's defaults) and the units on the board afterwards. ``centre_value`` weighs the
+    centres as the variant counts them (Hong Kong)."""
+    counts = adjustment_counts(m, position, centre_value)
     left = dict(counts)
     units = dict(position.units)
     results: list[OrderResult] = []

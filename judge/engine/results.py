@@ -21,11 +21,15 @@ ILLEGAL = "illegal"
 @dataclass(frozen=True, slots=True)
 class OrderResult:
     """One order as adjudicated, with its notes (empty when it simply succeeded).
-    ``default`` marks an order the judge gave for the player (civil disorder)."""
+    ``default`` marks an order the judge gave for the player (civil disorder). ``stopped``
+    is where a variant move that did not reach its destination ended instead of its origin
+    (a blocked railway move); the order line keeps its ``bounce`` note and the next
+    position shows the unit there."""
 
     order: Order
     notes: tuple[str, ...] = ()
     default: bool = False
+    stopped: str | None = None
 
     @property
     def power(self) -> str:

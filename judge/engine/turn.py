@@ -71,6 +71,8 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             chosen[prov] = o  # type: ignore[assignment]
         elif before != o:
             doubled[prov] = [chosen.pop(prov), o]  # DATC 4.D.3: a unit ordered twice holds
+    for hook in rules.movement_orders:  # variant rewrites (canal moves, the railway's limits)
+        chosen = hook(m, position, chosen)  # type: ignore[assignment]
     mv = Movement(m, position, chosen, rules.route_rules)
     out = mv.run()
 
@@ -78,6 +80,7 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     results: list[OrderResult] = []
     for prov, unit in sorted(on_board.items(), key=lambda item: rank.get(item[1].power, 99)):
         notes: tuple[str, ...] = ()
+        stopped = out.stopped.get(prov)
         order = chosen.get(prov)
         default = order is None
         if prov in doubled:
@@ -86,7 +89,7 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             order = Hold(unit)
         elif type(order) is Move:
             if prov not in out.succeeded:
-                notes = (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
+                notes = (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
         elif prov in out.void:
             notes = (VOID,)
         elif prov in out.cut:
@@ -94,7 +97,7 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
         if prov in out.dislodged:
             notes = (*notes, DISLODGED)
         if prov not in doubled or prov in out.dislodged:
-            results.append(OrderResult(order, notes, default=default))
+            results.append(OrderResult(order, notes, default=default, stopped=stopped))
 
     units: dict[str, Unit] = {}
     for prov, unit in position.units.items():
@@ -104,6 +107,8 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             o = chosen[prov]
             assert isinstance(o, Move)
             units[out_dest(o)] = Unit(unit.power, unit.type, o.dest)
+        elif prov in out.stopped:  # a variant move that stopped short of its destination
+            units[out.stopped[prov]] = Unit(unit.power, unit.type, out.stopped[prov])
         else:
             units[prov] = unit
     occupied = set(units)
@@ -154,7 +159,7 @@ def _retreats(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
 def _adjustments(m: Map, position: Position, orders: list[Order], rules: Ruleset) -> Adjudication:
     given = [o for o in orders if isinstance(o, (Build, Remove, Waive))]
     given.sort(key=lambda o: _power_rank(m, o.power))
-    results, units = resolve_adjustments(m, position, given)
+    results, units = resolve_adjustments(m, position, given, centre_value=rules.centre_value)
     results.sort(key=lambda r: _power_rank(m, r.power))
     nxt_phase = rules.calendar.next_movement(position.phase)
     nxt = Position.build(nxt_phase, units, owners=position.owners)
@@ -176,7 +181,7 @@ def _close_season(
     changed = new_owners != dict(owners)
     winners = victors(m, new_owners, rules)
     adjust = Position(Phase(phase.year, phase.season, ADJUSTMENT), units, {}, new_owners)
-    if adjustments_due(m, adjust):
+    if adjustments_due(m, adjust, centre_value=rules.centre_value):
         return adjust, winners, changed
     return Position(cal.next_movement(adjust.phase), units, {}, new_owners), winners, changed
 

@@ -12,11 +12,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..adjudicator import RouteRule
+from ..adjudicator import RouteRule, VariantRoute
 from ..calendar import STANDARD_CALENDAR, Calendar
 from ..map import Map
 from ..options import Options
+from ..orders import Move, MovementOrder, Support
+from ..position import Position
 from ..retreats import RetreatRule
+
+#: Legality at entry of a move along a variant route: ``(map, position, move)``, raising
+#: :class:`~judge.engine.orders.OrderError` when the move cannot be valid.
+MoveCheck = Callable[[Map, Position, Move], None]
+#: A variant route a plain move may take where the board has no border: ``(map, position,
+#: move) -> via`` (``"canal"``, ``"railway"``) or None.
+AltRoute = Callable[[Map, Position, Move], "str | None"]
+#: Accepts a support the board's borders would refuse: ``(map, position, support) -> True``.
+SupportCheck = Callable[[Map, Position, Support], bool]
+#: Rewrites a movement phase's orders (province -> order) before adjudication.
+OrderHook = Callable[[Map, Position, Mapping[str, MovementOrder]], dict[str, MovementOrder]]
 
 
 @dataclass(frozen=True)
@@ -30,13 +43,22 @@ class Ruleset:
     - ``centre_value``: how much a centre counts for its owner (builds and victory);
       ``None`` means one for every centre.
     - ``extra``: anything else a rule module shares with the parser or validation.
+    - ``move_checks``: via -> legality at entry of moves along that route (validation).
+    - ``alt_routes``: variant routes for plain moves between provinces with no border
+      (validation, and ``movement_orders`` hooks that mark such moves with their ``via``).
+    - ``support_checks``: supports a variant accepts although the borders do not allow them.
+    - ``movement_orders``: rewrite the orders of a movement phase before it is adjudicated.
     """
 
-    route_rules: Mapping[str, RouteRule] = field(default_factory=dict)
+    route_rules: Mapping[str, RouteRule | VariantRoute] = field(default_factory=dict)
     retreat_rules: tuple[RetreatRule, ...] = ()
     calendar: Calendar = STANDARD_CALENDAR
     centre_value: Callable[[str, str], int] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    move_checks: Mapping[str, MoveCheck] = field(default_factory=dict)
+    alt_routes: tuple[AltRoute, ...] = ()
+    support_checks: tuple[SupportCheck, ...] = ()
+    movement_orders: tuple[OrderHook, ...] = ()
 
 
 #: A rule module's contribution: (map, options) -> partial Ruleset fields, or None.
@@ -46,6 +68,8 @@ _CONTRIBUTORS: list[Contributor] = []
 MapEdit = Callable[[Map, Options], Map]
 _MAP_EDITS: list[MapEdit] = []
 _GAME_MAPS: dict[tuple[int, Options], Map] = {}
+_OPTIONS_OF: dict[int, tuple[Map, Options]] = {}
+_RULESETS: dict[tuple[int, Options], tuple[Map, Ruleset]] = {}
 
 
 def register_map_edit(edit: MapEdit) -> MapEdit:
@@ -64,7 +88,28 @@ def game_map(m: Map, options: Options) -> Map:
         for edit in _MAP_EDITS:
             cached = edit(cached, options)
         _GAME_MAPS[key] = cached
+        if cached is not m:
+            _OPTIONS_OF[id(cached)] = (cached, options)
     return cached
+
+
+def map_options(m: Map) -> Options:
+    """The options a board from :func:`game_map` was made for (so that the parser and
+    validation, which see only the board, follow the game's options); ``Options()`` for a
+    board no option changed."""
+    found = _OPTIONS_OF.get(id(m))
+    return found[1] if found is not None and found[0] is m else Options()
+
+
+def rules_of(m: Map) -> Ruleset:
+    """The ruleset of a board from :func:`game_map` (see :func:`map_options`), cached."""
+    options = map_options(m)
+    key = (id(m), options)
+    found = _RULESETS.get(key)
+    if found is None or found[0] is not m:
+        found = (m, ruleset_for(m, options))
+        _RULESETS[key] = found
+    return found[1]
 
 
 def register(contributor: Contributor) -> Contributor:
@@ -75,11 +120,15 @@ def register(contributor: Contributor) -> Contributor:
 
 def ruleset_for(m: Map, options: Options) -> Ruleset:
     """The hooks in force for map ``m`` with ``options``."""
-    route_rules: dict[str, RouteRule] = {}
+    route_rules: dict[str, RouteRule | VariantRoute] = {}
     retreat_rules: list[RetreatRule] = []
     calendar = STANDARD_CALENDAR
     centre_value = None
     extra: dict[str, Any] = {}
+    move_checks: dict[str, MoveCheck] = {}
+    alt_routes: list[AltRoute] = []
+    support_checks: list[SupportCheck] = []
+    movement_orders: list[OrderHook] = []
     for contributor in _CONTRIBUTORS:
         part = contributor(m, options)
         if not part:
@@ -89,7 +138,14 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         calendar = part.get("calendar", calendar)
         centre_value = part.get("centre_value", centre_value)
         extra.update(part.get("extra", {}))
-    return Ruleset(route_rules, tuple(retreat_rules), calendar, centre_value, extra)
+        move_checks.update(part.get("move_checks", {}))
+        alt_routes.extend(part.get("alt_routes", ()))
+        support_checks.extend(part.get("support_checks", ()))
+        movement_orders.extend(part.get("movement_orders", ()))
+    return Ruleset(
+        route_rules, tuple(retreat_rules), calendar, centre_value, extra,
+        move_checks, tuple(alt_routes), tuple(support_checks), tuple(movement_orders),
+    )
 
 
 # Rule modules register their hooks and options on import (kept last: they import from here).
