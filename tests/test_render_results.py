@@ -3,6 +3,7 @@ classic njudge layout, and read back the way jDip reads them (mapper-compat.md).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -289,3 +290,31 @@ def test_count_table_removes_and_victory(m):
     assert "Italy:     3 Supply centers,  4 Units:  Removes  1 unit." in lines
     assert lines[-2:] == ["The game is over.", "Congratulations to France for a solo victory.  Thank you for playing."]
     assert "The next phase" not in mail.body
+
+
+def test_blocked_railway_move_reads_as_a_bounce():
+    from judge.engine import Adjudication, Hold, Move, OrderResult, Unit
+    from judge.engine.results import NO_CONVOY
+
+    col = load_map("colonial")
+    start = initial_position(col)
+    move = Move(Unit("Russia", "A", "oms"), "vla", via="railway")
+    results = tuple(
+        OrderResult(move, (NO_CONVOY,)) if u.location == "oms" else OrderResult(Hold(u), (), default=True)
+        for u in start.units.values()
+    )
+    adj = Adjudication(start, results, start)
+    lines = results_mail(ctx_for(col), adj, 1, deadline(3)).body.splitlines()
+    assert "Russia: Army Omsk -> Trans-Siberian Railway -> Vladivostok.  (*bounce*)" in lines
+    assert lines[0] == ":: Judge: PYJD  Game: Mygame  Variant: Colonial Diplomacy"
+
+
+def test_engine_notes_outside_the_allowed_list_are_never_printed(m, game):
+    from judge.render.formats import notes_suffix
+
+    assert notes_suffix(["void", "disbanded"]) == "  (*void, destroyed*)"
+    assert notes_suffix(["illegal"]) == "  (*void*)"
+    assert notes_suffix([]) == ""
+    body = results_mail(ctx_for(m), game["F1901M"], 2, deadline(4)).body
+    for note in re.findall(r"\(\*(.+?)\*\)", body):
+        assert set(note.split(", ")) <= {"bounce", "cut", "dislodged", "destroyed", "no convoy", "void"}
