@@ -102,9 +102,9 @@ def test_written_route_must_be_water() -> None:
     assert refused(p, move) == "Army London cannot be convoyed through Yorkshire: it is not a sea."
 
 
-def test_railway_is_not_available_yet() -> None:
+def test_a_railway_move_on_a_map_without_railway() -> None:
     p = pos("Germany: A mun")
-    assert refused(p, Move(_u("Germany", "A mun"), "ber", via="railway")) == "The railway rules are not available yet."
+    assert refused(p, Move(_u("Germany", "A mun"), "ber", via="railway")) == "There is no railway on this map."
 
 
 def test_the_unit_must_be_there_and_be_the_powers() -> None:

@@ -15,11 +15,16 @@ but its neighbours in the chain (DATC 6.G.19).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .map import ARMY, FLEET, UNIT_NAMES, Map, province_of
 from .orders import Build, Convoy, Disband, Hold, Move, Order, OrderError, Remove, Retreat, Support, Waive
 from .phase import ADJUSTMENT, MOVEMENT, RETREAT
 from .position import Position, Unit
+
+if TYPE_CHECKING:
+    from .rules import Ruleset
 
 __all__ = ["check_order", "convoy_routes"]
 
@@ -118,12 +123,13 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     ):
         return
     me = _name(m, unit)
-    if order.via == "railway":
-        # The Trans-Siberian Railroad (Colonial): its rules are a variant module's job; until
-        # that module exists, railway moves are refused here.
-        raise OrderError("The railway rules are not available yet.")
     if order.via is not None:
-        raise OrderError(f"Unknown route rule {order.via!r}.")
+        # a variant route (Colonial's railway): its rule module says what is legal
+        check = _rules(m).move_checks.get(order.via)
+        if check is None:
+            raise OrderError(f"There is no {order.via} on this map.")
+        check(m, position, order)
+        return
     if province_of(dest) == unit.province:
         raise OrderError(f"{me} cannot move to its own province.")
     if province_of(dest) not in m.provinces:
@@ -131,7 +137,7 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     if unit.type == FLEET:
         if order.route or order.via_convoy:
             raise OrderError(f"{me} is a fleet; only armies are convoyed.")
-        if not m.adjacent(FLEET, unit.location, dest):
+        if not m.adjacent(FLEET, unit.location, dest) and not _variant_route(m, position, order):
             raise OrderError(f"{me} cannot move to {m.location_name(dest)}.")
         return
     target = m.provinces[province_of(dest)]
@@ -140,7 +146,7 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     for step in order.route:
         if not _water(m, step):
             raise OrderError(f"{me} cannot be convoyed through {_place(m, step)}: it is not a sea.")
-    if not _army_can_reach(m, position, unit.location, target.abbr):
+    if not _army_can_reach(m, position, unit.location, target.abbr) and not _variant_route(m, position, order):
         raise OrderError(
             f"{me} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
         )
@@ -156,6 +162,8 @@ def _check_support(m: Map, position: Position, order: Support) -> None:
         raise OrderError(f"{me} cannot support a unit into its own province.")
     if order.target == unit.province:
         raise OrderError(f"{me} cannot support itself.")
+    if any(accepts(m, position, order) for accepts in _rules(m).support_checks):
+        return  # a variant's own use of a support order (the Suez Canal's permission)
     if not m.reaches(unit.type, unit.location, goal):
         raise OrderError(f"{me} cannot support into {_place(m, goal)}: it cannot move there.")
     other = position.units.get(order.target)
@@ -170,7 +178,35 @@ def _check_support(m: Map, position: Position, order: Support) -> None:
     else:
         ok = _army_can_reach(m, position, other.location, order.dest, without=[unit.province])
     if not ok:
+        ok = _variant_route(m, position, Move(other, order.dest), quiet=True)
+    if not ok:
         raise OrderError(f"{me} cannot support {_name(m, other)} to {_place(m, order.dest)}: it cannot get there.")
+
+
+def _rules(m: Map) -> Ruleset:
+    from .rules import rules_of  # imported here: the rule modules import this module's users
+
+    return rules_of(m)
+
+
+def _variant_route(m: Map, position: Position, order: Move, *, quiet: bool = False) -> bool:
+    """True if a variant route (``Ruleset.alt_routes``) carries this plain move where the
+    board has no border, and the move is legal along it. Its refusal is raised unless
+    ``quiet`` (supports only ask whether the move could be valid)."""
+    rules = _rules(m)
+    for alt in rules.alt_routes:
+        via = alt(m, position, order)
+        check = rules.move_checks.get(via) if via else None
+        if check is None:
+            continue
+        try:
+            check(m, position, replace(order, via=via))
+        except OrderError:
+            if quiet:
+                continue
+            raise
+        return True
+    return False
 
 
 def _check_convoy(m: Map, position: Position, order: Convoy) -> None:
@@ -211,9 +247,13 @@ def _check_retreat(m: Map, position: Position, order: Retreat) -> None:
         raise OrderError(f"{me} cannot retreat to {m.location_name(order.dest)}; it can retreat to {options}.")
 
 
-def _balance(position: Position, power: str) -> int:
-    """Owned centres minus units: positive means builds, negative removals."""
-    return len(position.centres_of(power)) - len(position.units_of(power))
+def _balance(m: Map, position: Position, power: str) -> int:
+    """Owned centres (as the variant counts them) minus units: positive means builds,
+    negative removals."""
+    value = _rules(m).centre_value
+    centres = position.centres_of(power)
+    count = sum(value(c, power) for c in centres) if value else len(centres)
+    return count - len(position.units_of(power))
 
 
 def _check_build(m: Map, position: Position, order: Build) -> None:
@@ -222,7 +262,7 @@ def _check_build(m: Map, position: Position, order: Build) -> None:
     if prov is None:
         raise OrderError(f"Unknown place {unit.location!r}.")
     where = m.location_name(unit.province, article=True)
-    if _balance(position, power) <= 0:
+    if _balance(m, position, power) <= 0:
         raise OrderError(f"{power} has no builds to make.")
     if not prov.supply:
         raise OrderError(f"{m.location_name(unit.province)} is not a supply centre.")
@@ -242,7 +282,7 @@ def _check_build(m: Map, position: Position, order: Build) -> None:
 
 def _check_remove(m: Map, position: Position, order: Remove) -> None:
     _check_unit(m, position, order.unit)
-    if _balance(position, order.power) >= 0:
+    if _balance(m, position, order.power) >= 0:
         raise OrderError(f"{order.power} has no units to remove.")
 
 
@@ -258,7 +298,7 @@ def check_order(m: Map, position: Position, order: Order) -> None:
             f"That is {article} {word} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
         )
     if isinstance(order, Waive):
-        if _balance(position, order.power) <= 0:
+        if _balance(m, position, order.power) <= 0:
             raise OrderError(f"{order.power} has no builds to waive.")
         return
     if isinstance(order, Build):
