@@ -144,3 +144,20 @@ def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
 
 def bodies_to(mails: list[Mail], address: str) -> list[Mail]:
     return [m for m in mails if m.to == address]
+
+
+def start_game(live: LiveJudge, name: str, variant: str = "standard", *, players: list[str] | None = None,
+               master: str = "gm@players.test") -> dict[str, str]:
+    """Create game ``name`` and sign on one player per power (preferences in map order);
+    power -> address. The start mails are collected."""
+    from judge.maps import load_map
+
+    m = load_map(variant)
+    live.reply(master, f"create ?{name} gmpw {variant}")
+    powers = [p.name for p in m.powers]
+    addresses = players or [f"{p.lower()}@players.test" for p in powers]
+    for i, (power, address) in enumerate(zip(powers, addresses, strict=True)):
+        last = i == len(powers) - 1
+        live.mail(address, f"signon ?{name} pw\nset preference {m.power(power).letter}",
+                  expect=1 + (len(powers) + 1 if last else 0))
+    return dict(zip(powers, addresses, strict=True))

@@ -6,8 +6,8 @@ Two forms are read:
   (no zone: the judge's time zone), ``2026-12-01`` (at 23:30).
 - njudge's words (``data/deadlines``): a weekday (``mon``), a month (``dec``), a day number,
   a four-digit year and a ``hh:mm`` time, in any order: ``Mon Dec 1 2026 18:00``, ``Jun 15``,
-  ``15 Jun 23:30``, ``Tue``. A weekday means the next such day after today (and excludes a
-  month or day); without a year the next occurrence is meant, and more than 120 days ahead is
+  ``15 Jun 23:30``, ``Tue``. A weekday alone means the next such day after today (beside a
+  month or day it is only decoration, as in the judge's own date form); without a year the next occurrence is meant, and more than 120 days ahead is
   an error; a day without a month is the next date with that day number; a month without a
   day is its last day; no time means 23:30. A trailing zone (``UTC``, ``GMT``, ``+0100``)
   may be given.
@@ -99,9 +99,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo) -> datetime:
             raise DeadlineError(f"Cannot read {token!r} in the date {text!r}.")
     today = now.astimezone(tz).date()
     at = at or DEFAULT_TIME
-    if weekday is not None:
-        if month is not None or day is not None:
-            raise DeadlineError("Give either a day of the week or a month and day, not both.")
+    if weekday is not None and month is None and day is None:
         ahead = (weekday - today.weekday() - 1) % 7 + 1
         return datetime.combine(today + timedelta(days=ahead), at, tz).astimezone(UTC)
     when = _date(today, year, month, day)
