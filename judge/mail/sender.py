@@ -55,7 +55,7 @@ class Sender:
         self.factory = factory
         self.config = config
         self.transport = transport or transport_for(config)
-        self.lease = timedelta(seconds=2 * config.relay_timeout + 5)
+        self.lease = timedelta(seconds=2 * config.relay_timeout + 1)
         self._wake = asyncio.Event()
 
     def claim(self) -> OutboxMessage | None:

@@ -1,0 +1,262 @@
+"""The whole mail path over real SMTP on loopback: listener, inbox, scheduler, sender, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import smtplib
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from conftest import CaptureSMTP, free_port
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from judge.config import Config
+from judge.mail.reader import IncomingMail
+from judge.server import JudgeServer
+from judge.store.base import make_engine, make_sessionmaker, utcnow
+from judge.store.mail import InboxMessage, OutboxMessage, queue_mail
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_config(tmp_path: Path, url: str, relay: CaptureSMTP, **extra: object) -> Config:
+    values: dict[str, object] = dict(
+        code="TEST", address="judge@example.org", data_dir=tmp_path, database_url=url, smtp_port=free_port(),
+        relay_host="127.0.0.1", relay_port=relay.port, relay_timeout=2, max_message_bytes=20_000,
+        sender_poll_seconds=0.1, sender_retry_base_seconds=0.1, inbox_poll_seconds=1, scheduler_sync_seconds=1)
+    values.update(extra)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+def mail(n: int, body: str = "", sender: str = "ann@example.org", extra: str = "") -> bytes:
+    return (f"From: {sender}\r\nTo: judge@example.org\r\nSubject: s{n}\r\nMessage-ID: <m{n}@example.org>\r\n"
+            f"{extra}\r\n{body or f'line {n}'}\r\n").encode()
+
+
+def send(port: int, raw: bytes, mail_from: str = "ann@example.org") -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+        smtp.sendmail(mail_from, ["judge@example.org"], raw)
+
+
+def echo(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    queue_mail(session, mail.sender, f"Re: {mail.subject}", mail.text, in_reply_to=mail.message_id)
+
+
+def count(url: str, model: type, *where: object) -> int:
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            return int(session.scalar(select(func.count()).select_from(model).where(*where)) or 0)
+    finally:
+        engine.dispose()
+
+
+def run_server(config: Config, scenario: Callable[[JudgeServer], object], **hooks: object) -> None:
+    async def main() -> None:
+        server = JudgeServer(config, **hooks)  # type: ignore[arg-type]
+        await server.start()
+        try:
+            await asyncio.to_thread(scenario, server)
+        finally:
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def test_mail_in_reply_out(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    config = make_config(tmp_path, migrated_url, capture_smtp)
+
+    def scenario(server: JudgeServer) -> None:
+        send(config.smtp_port, mail(1, "A par - bur\n-- \nAnn"))
+        send(config.smtp_port, mail(1, "A par - bur"))  # the same Message-ID again
+        send(config.smtp_port, mail(2, extra="Precedence: junk\r\n"))
+        send(config.smtp_port, mail(3, sender="mailer-daemon@example.org"), mail_from="")
+        capture_smtp.wait_for(1)
+        time.sleep(0.3)
+
+    run_server(config, scenario, handler=echo)
+    (reply,) = capture_smtp.messages
+    msg = reply.message
+    assert reply.rcpt_tos == ["ann@example.org"] and msg["Subject"] == "Re: s1"
+    assert msg.get_content().replace("\r\n", "\n") == "A par - bur\n" and msg["In-Reply-To"] == "<m1@example.org>"
+    assert msg["X-Loop"] == "judge@example.org" and msg["Auto-Submitted"] == "auto-replied"
+    assert count(migrated_url, InboxMessage) == 3
+    assert count(migrated_url, InboxMessage, InboxMessage.status == "ignored") == 2
+    assert count(migrated_url, OutboxMessage, OutboxMessage.status == "sent") == 1
+
+
+def test_oversize_mail_gets_552_and_is_not_stored(migrated_url: str, tmp_path: Path,
+                                                  capture_smtp: CaptureSMTP) -> None:
+    config = make_config(tmp_path, migrated_url, capture_smtp)
+    big = mail(1, ("x" * 70 + "\r\n") * 400)  # over 20_000 bytes in short lines
+
+    def scenario(server: JudgeServer) -> None:
+        with pytest.raises(smtplib.SMTPSenderRefused) as declared:  # SIZE announced in MAIL FROM
+            send(config.smtp_port, big)
+        assert declared.value.smtp_code == 552
+        with smtplib.SMTP("127.0.0.1", config.smtp_port) as smtp:  # no SIZE: refused after DATA
+            smtp.ehlo()
+            assert smtp.mail("ann@example.org")[0] == 250
+            assert smtp.rcpt("judge@example.org")[0] == 250
+            assert smtp.data(big)[0] == 552
+        send(config.smtp_port, mail(2))
+        capture_smtp.wait_for(1)
+
+    run_server(config, scenario, handler=echo)
+    assert count(migrated_url, InboxMessage) == 1
+
+
+class Deadlines:
+    """Stand-in game processing: a dict of deadlines; processing queues one result mail."""
+
+    def __init__(self) -> None:
+        self.due: dict[str, datetime] = {}
+        self.calls: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    def pending(self, session: Session) -> list[tuple[str, datetime]]:
+        with self.lock:
+            return list(self.due.items())
+
+    def process(self, session: Session, config: Config, game: str, now: datetime) -> bool:
+        self.calls[game] += 1
+        with self.lock:
+            if game == "stuck" or self.due.get(game, now + timedelta(1)) > now:
+                return False
+            del self.due[game]
+        queue_mail(session, "all@example.org", f"{game} results", "results", game=game, kind="result")
+        return True
+
+    def handler(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+        game = mail.text.split()[-1]
+        with self.lock:
+            self.due[game] = now + timedelta(seconds=0.3)
+
+
+def test_deadlines_are_processed(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    config = make_config(tmp_path, migrated_url, capture_smtp)
+    games = Deadlines()
+    games.due = {"late": utcnow() - timedelta(hours=1), "soon": utcnow() + timedelta(seconds=0.5),
+                 "stuck": utcnow() - timedelta(minutes=1)}
+
+    def scenario(server: JudgeServer) -> None:
+        capture_smtp.wait_for(2)
+        send(config.smtp_port, mail(1, "deadline new"))  # the handler sets a deadline; a sync follows
+        capture_smtp.wait_for(3)
+        time.sleep(0.3)
+
+    run_server(config, scenario, pending=games.pending, process=games.process, handler=games.handler)
+    subjects = [c.message["Subject"] for c in capture_smtp.messages]
+    assert subjects == ["late results", "soon results", "new results"]
+    assert capture_smtp.messages[0].message["Auto-Submitted"] == "auto-generated"
+    assert games.calls["stuck"] <= 3  # retried once per sync interval, not in a tight loop
+    assert games.due == {"stuck": games.due["stuck"]}
+
+
+def _wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the judge exited"
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=2) as smtp:
+                smtp.noop()
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the judge did not start listening")
+
+
+def test_kill_and_restart_loses_nothing_and_answers_once(tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    port = free_port()
+    (tmp_path / "judge.toml").write_text(f"""
+[judge]
+address = "judge@example.org"
+data_dir = "data"
+[smtp]
+port = {port}
+[relay]
+host = "127.0.0.1"
+port = {capture_smtp.port}
+timeout = 0.5
+[sender]
+poll_seconds = 0.1
+retry_base_seconds = 0.1
+[inbox]
+poll_seconds = 0.5
+""")
+    command = [sys.executable, "-m", "judge", "serve", "--config", str(tmp_path / "judge.toml")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    log = (tmp_path / "judge.log").open("ab")
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=log)
+        _wait_listening(port, proc)
+        return proc
+
+    total = 30
+    accepted: list[int] = []
+
+    def client() -> None:  # like a real MTA: retry each message until the judge answers 250
+        for n in range(total):
+            while True:
+                try:
+                    send(port, mail(n, "help"))
+                    accepted.append(n)
+                    break
+                except (OSError, smtplib.SMTPException):
+                    time.sleep(0.05)
+
+    def wait(condition: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 20
+        while not condition():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.005)
+
+    url = f"sqlite:///{tmp_path / 'data' / 'judge.db'}"
+    proc = start()
+    sending = threading.Thread(target=client, daemon=True)
+    try:
+        sending.start()
+        wait(lambda: len(capture_smtp.messages) >= 5)  # replies are flowing out: kill the sender mid-way
+        proc.kill()
+        proc.wait()
+        proc = start()
+        wait(lambda: len(accepted) >= 18)  # mail is flowing in: kill the listener and reader mid-way
+        proc.kill()
+        proc.wait()
+        proc = start()
+        sending.join(30)
+        assert accepted == list(range(total))
+        capture_smtp.wait_for(total, timeout=20)
+        wait(lambda: count(url, OutboxMessage, OutboxMessage.status == "sent") >= total)
+        time.sleep(0.3)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    assert count(url, InboxMessage) == total
+    assert count(url, InboxMessage, InboxMessage.status == "new") == 0
+    copies: dict[str, list[bytes]] = {}
+    replied: Counter[str] = Counter()
+    for captured in capture_smtp.messages:
+        mid = str(captured.message["Message-ID"])
+        if mid not in copies:
+            replied[str(captured.message["In-Reply-To"])] += 1
+        copies.setdefault(mid, []).append(captured.data)
+    assert replied == Counter(f"<m{n}@example.org>" for n in range(total))  # exactly one reply each
+    assert count(url, OutboxMessage) == len(copies)
+    assert count(url, OutboxMessage, OutboxMessage.status != "sent") == 0
+    # A kill between the relay's 250 and our commit can resend one mail per kill (the limit of
+    # SMTP); such a copy is the same mail byte for byte, Message-ID included, so it is recognisable.
+    resent = {mid: datas for mid, datas in copies.items() if len(datas) > 1}
+    assert sum(len(datas) - 1 for datas in resent.values()) <= 2
+    assert all(len(set(datas)) == 1 for datas in resent.values())
