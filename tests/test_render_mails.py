@@ -302,3 +302,23 @@ def test_templates_are_strict_about_missing_values():
     with pytest.raises(UndefinedError):
         render("player/preference.txt.j2")
     assert (templates_dir() / "all" / "results.txt.j2").is_file()
+
+
+def test_list_in_a_retreat_phase_shows_the_dislodged_units(m):
+    from judge.engine import Position
+
+    pos = Position.from_json(m, {
+        "phase": "F1901R",
+        "units": {"Germany": ["A war"], "Austria": ["A vie"]},
+        "dislodged": {"Russia": [{"unit": "A war", "retreats": ["lvn", "mos"]}]},
+        "centres": {"Russia": ["war"]},
+    })
+    ctx = GameContext(judge_code="XXXX", judge_address="j@x", game="dt", m=m, tz=ZoneInfo("UTC"),
+                      phase=pos.phase, deadline=DEADLINE, seq=4)
+    lines = game_list_text(ctx, Listing(pos, DEADLINE)).splitlines()
+    i = lines.index("Status of the Retreat phase for Fall of 1901.  (dt.004)")
+    assert lines[i + 2:i + 9] == [
+        "Austria: Army Vienna.", "", "Germany: Army Warsaw.", "",
+        "The following units were dislodged:", "",
+        "The Russian Army in Warsaw can retreat to Livonia or Moscow.",
+    ]

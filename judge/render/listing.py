@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import format_datetime
 
-from ..engine.phase import Phase
+from ..engine.phase import KIND_NAMES, Phase
 from ..engine.position import Position
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import render, templates_dir
 from .notices import position_groups
 from .replies import reply_mail
-from .results import count_lines, ownership
+from .results import count_lines, dislodged_list, ownership
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         seq=ctx.seq,
         phase=pos.phase.code if pos is not None else None,
         title=ctx.calendar.phase_title(pos.phase) if pos is not None else None,
-        kind_name=ctx.calendar.phase_title(pos.phase).split(" ")[0] if pos is not None else None,
+        kind_name=KIND_NAMES[pos.phase.kind] if pos is not None else None,
         season=ctx.calendar.season_name(pos.phase) if pos is not None else None,
         deadline=ctx.when(listing.deadline) if listing.deadline else None,
         grace=ctx.when(listing.grace) if listing.grace else None,
@@ -70,6 +70,7 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         players=list(listing.players),
         waiting=list(listing.waiting),
         groups=position_groups(ctx, pos) if pos is not None else [],
+        dislodged=dislodged_list(ctx.m, pos.dislodged.values()) if pos is not None else [],
         ownership=owned,
         unowned=unowned,
         counts=count_lines(ctx.m, pos) if pos is not None else [],

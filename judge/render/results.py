@@ -8,7 +8,7 @@ phase with its deadline (or the end of the game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +16,7 @@ from ..engine.map import UNIT_NAMES, Map
 from ..engine.notation import adjective, describe
 from ..engine.orders import Disband, Move
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
-from ..engine.position import Position, Unit
+from ..engine.position import Dislodged, Position, Unit
 from ..engine.results import BOUNCE, NO_CONVOY, VOID, Adjudication, OrderResult
 from .context import GameContext, Rendered
 from .environment import render
@@ -144,6 +144,11 @@ def count_lines(m: Map, position: Position, winners: Sequence[str] = ()) -> list
 
 
 def dislodged_entries(m: Map, adjudication: Adjudication) -> list[dict[str, object]]:
+    """The dislodged block's entries: adjective, unit, place (with "the" for a sea), retreats."""
+    return dislodged_list(m, adjudication.dislodged)
+
+
+def dislodged_list(m: Map, dislodged: Iterable[Dislodged]) -> list[dict[str, object]]:
     return [
         {
             "adjective": adjective(m, d.unit.power),
@@ -151,7 +156,7 @@ def dislodged_entries(m: Map, adjudication: Adjudication) -> list[dict[str, obje
             "place": m.location_name(d.unit.location, article=True),
             "retreats": [m.location_name(r) for r in d.retreats],
         }
-        for d in adjudication.dislodged
+        for d in dislodged
     ]
 
 
