@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..engine import Map, Options, Position, initial_position
 from ..engine.phase import Phase
-from ..engine.rules import Ruleset, ruleset_for
+from ..engine.rules import Ruleset, game_map, ruleset_for
 from ..maps import load_map
 from ..store.games import Game
 
@@ -31,8 +31,8 @@ def options_of(game: Game) -> Options:
 
 def board_of(game: Game) -> Board:
     """The game's current board (the starting position if it has not started)."""
-    m = load_map(game.map_name)
     options = options_of(game)
+    m = game_map(load_map(game.map_name), options)
     position = Position.from_json(m, game.position) if game.position else initial_position(m)
     return Board(m, position, options, ruleset_for(m, options))
 

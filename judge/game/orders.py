@@ -19,6 +19,7 @@ from ..engine.notation import describe, describe_unit
 from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
+from ..engine.rules import rules_of
 from ..engine.validation import check_order
 
 
@@ -93,7 +94,7 @@ def merge(m: Map, position: Position, power: str, old: Sequence[str], new: Itera
             entries.append((line if len(orders) == 1 else _piece(m, order), order))
             result.accepted.append(line)
     if position.phase.kind == ADJUSTMENT:
-        due = abs(adjustments_due(m, position).get(power, 0))
+        due = abs(adjustments_due(m, position, rules_of(m).centre_value).get(power, 0))
         if len(entries) > due:
             entries = entries[len(entries) - due:]
     result.lines = [t for t, _ in entries]
@@ -116,7 +117,7 @@ def required(m: Map, position: Position) -> dict[str, int]:
         for d in position.dislodged.values():
             counts[d.unit.power] = counts.get(d.unit.power, 0) + 1
     else:
-        counts = {p: abs(n) for p, n in adjustments_due(m, position).items()}
+        counts = {p: abs(n) for p, n in adjustments_due(m, position, rules_of(m).centre_value).items()}
     return counts
 
 

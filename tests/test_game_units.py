@@ -1,0 +1,101 @@
+"""Pure parts of the game layer: deadline dates, power assignment, order merging."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from judge.engine import initial_position
+from judge.engine.phase import Phase
+from judge.engine.position import Position
+from judge.game import orders
+from judge.game.assign import PreferenceError, assign, read_preferences, seed_for, weights
+from judge.game.deadlines import DeadlineError, default_deadline, parse_deadline, zone
+from judge.maps import load_map
+
+NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)  # a Monday
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2026-12-01 18:00 UTC", datetime(2026, 12, 1, 18, 0, tzinfo=UTC)),
+    ("2026-12-01T18:00:00+01:00", datetime(2026, 12, 1, 17, 0, tzinfo=UTC)),
+    ("2026-12-01", datetime(2026, 12, 1, 23, 30, tzinfo=UTC)),
+    ("Mon Dec 1 2026 18:00", datetime(2026, 12, 1, 18, 0, tzinfo=UTC)),
+    ("Dec 15", datetime(2026, 12, 15, 23, 30, tzinfo=UTC)),
+    ("15 dec 20:00", datetime(2026, 12, 15, 20, 0, tzinfo=UTC)),
+    ("tue", datetime(2026, 12, 1, 23, 30, tzinfo=UTC)),
+    ("mon", datetime(2026, 12, 7, 23, 30, tzinfo=UTC)),
+    ("5", datetime(2026, 12, 5, 23, 30, tzinfo=UTC)),
+    ("jan 10", datetime(2027, 1, 10, 23, 30, tzinfo=UTC)),
+])
+def test_deadline_forms(text: str, expected: datetime) -> None:
+    assert parse_deadline(text, NOW) == expected
+
+
+def test_deadline_zone_of_the_judge() -> None:
+    assert parse_deadline("2026-12-01 18:00", NOW, zone("Europe/Paris")) == datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", ["2020-01-01 10:00", "someday", "apr 10", "2026-13-01", "", "25:00"])
+def test_bad_deadlines(text: str) -> None:
+    with pytest.raises(DeadlineError):
+        parse_deadline(text, NOW)
+
+
+def test_default_deadline_rounds_up() -> None:
+    assert default_deadline(datetime(2026, 1, 1, 10, 0, 30, tzinfo=UTC), 24) == datetime(2026, 1, 2, 10, 1,
+                                                                                        tzinfo=UTC)
+
+
+def test_preferences() -> None:
+    letters = "AEFGIRT"
+    assert read_preferences("e[fgr][tai]", letters) == [["E"], ["F", "G", "R"], ["T", "A", "I"]]
+    assert read_preferences("*", letters) == []
+    with pytest.raises(PreferenceError):
+        read_preferences("EX", letters)
+    with pytest.raises(PreferenceError):
+        read_preferences("EE", letters)
+    w = weights([["E"], ["F", "G"]], letters)
+    assert w["E"] == 7 and w["F"] == w["G"] == 5.5 and w["A"] == 2.5
+
+
+def test_assignment_follows_preferences_and_is_stable() -> None:
+    letters = list("AEFGIRT")
+    players = [f"p{i}" for i in range(7)]
+    prefs = ["E", "E", "F", "", "*", "RT", "T"]
+    got = assign(players, prefs, letters, seed_for("dt"))
+    assert sorted(got) == sorted(letters)
+    assert got[2] == "F" and got[6] == "T" and "E" in got[:2]
+    assert got == assign(players, prefs, letters, seed_for("dt"))
+
+
+def test_merge_replaces_orders_per_unit() -> None:
+    m = load_map("standard")
+    pos = initial_position(m)
+    first = orders.merge(m, pos, "France", [], ["A par - bur", "A mar - spa", "F bre - xyz"])
+    assert first.lines == ["A par - bur", "A mar - spa"] and len(first.errors) == 1
+    assert not orders.is_complete(m, pos, "France", first.lines)
+    second = orders.merge(m, pos, "France", first.lines, ["A par - pic", "F bre - mao"])
+    assert second.lines == ["A mar - spa", "A par - pic", "F bre - mao"]
+    assert orders.is_complete(m, pos, "France", second.lines)
+    assert "Army Paris -> Picardy." in orders.echo(m, pos, "France", second.lines)
+
+
+def test_merge_refuses_other_powers_units() -> None:
+    m = load_map("standard")
+    pos = initial_position(m)
+    result = orders.merge(m, pos, "France", [], ["A mun - bur"])
+    assert result.lines == [] and result.errors
+
+
+def test_adjustments_keep_the_latest() -> None:
+    m = load_map("standard")
+    start = initial_position(m)
+    owners = dict(start.owners, bel="France", spa="France")
+    units = [u for u in start.units.values() if u.province not in ("par", "mar")]
+    pos = Position.build(Phase(1901, "F", "B"), units, owners=owners)
+    assert orders.required(m, pos)["France"] == 2
+    result = orders.merge(m, pos, "France", [], ["build a par", "build a mar", "build f mar"])
+    assert result.lines == ["build a par", "build f mar"]
+    assert orders.is_complete(m, pos, "France", result.lines)
