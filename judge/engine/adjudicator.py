@@ -323,6 +323,8 @@ class Movement:
     def leaves(self, prov: str) -> bool:
         """True if the unit in ``prov`` moves out of it (a variant mover may stop short of
         its destination and still leave)."""
+        if prov not in self.dest:
+            return False
         route = self.variant.get(prov)
         return self.resolve(prov) if route is None else route.leaves(self, prov)
 

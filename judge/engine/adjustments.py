@@ -16,7 +16,6 @@ from .orders import Build, Remove, Waive
 from .position import Position, Unit
 from .results import VOID, OrderResult
 
-
 #: How much a centre counts for its owner: ``(centre, power) -> 0 or 1`` (Colonial's Hong
 #: Kong counts for nobody in China's hands); None counts every centre once.
 CentreValue = Callable[[str, str], int]

@@ -121,7 +121,8 @@ class Options(Mapping[str, Any]):
             checked[key] = _coerce(spec, value)
         self._set = MappingProxyType(checked)
         merged = {k: s.default for k, s in _REGISTRY.items()}
-        for key, value in checked.items():
+        # broader presets first, so a finer preset (tsr_reading within colonial_rules) wins
+        for key, value in sorted(checked.items(), key=lambda kv: -len(PRESETS.get(kv, {}))):
             for preset_key, preset_value in PRESETS.get((key, value), {}).items():
                 if preset_key not in checked:
                     merged[preset_key] = preset_value

@@ -461,9 +461,9 @@ def _support(cur: _Cursor, position: Position, unit: Unit) -> Support:
     if cur.done() or cur.take_phrase(HOLD) is not None:
         cur.expect_end()
         return Support(unit, other.province, None, other.type, other.power)
-    if cur.take_phrase(MOVE) is None and not cur.starts_place():
+    if cur.take_phrase(MOVE) is None and not (cur.starts_place() or _at_railway(cur)):
         raise cur.error(f"Unrecognized word {cur.peek()!r}: expected HOLD or a move after the supported unit.")
-    places = [p for p in _chain(cur) if isinstance(p, _Place)]
+    places = [p for p in _chain(cur) if isinstance(p, _Place)]  # 'S A mos TSR oms' too (spec 2.2)
     cur.take_phrase(VIA_CONVOY)
     cur.expect_end()
     if not places:

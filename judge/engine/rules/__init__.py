@@ -149,4 +149,4 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
 
 
 # Rule modules register their hooks and options on import (kept last: they import from here).
-from . import island_hopping, straits  # noqa: E402, F401
+from . import canal, colonial, hong_kong, island_hopping, railway, straits  # noqa: E402, F401

@@ -1,0 +1,127 @@
+"""The Suez Canal (Colonial; variants-spec.md section 2.5 and section 4 rows 14-18).
+
+Data: ``[rules.canal]`` of the map: the canal ``province`` (Egypt) and the two ``seas`` it
+joins. Egypt is always Kiel-like: it touches both seas, which do not touch each other. That
+is all ``suez_mode=kiel`` (the adjudicator reading) needs, so this module adds nothing then.
+
+With ``suez_mode=permission`` (the Moulmein reading) a fleet may also move directly from one
+sea to the other, the *canal move* (``F med - red``; read as ``Move(via="canal")`` before
+adjudication). It succeeds only with the permission of the unit X standing in the canal
+province at the start:
+
+* X must still be there at the end (``suez_must_end_in_egypt``): not moved out, not
+  dislodged; a move out that bounces keeps it there;
+* *explicit* permission: X is ordered to support exactly this move (``F egy S F red - med``).
+  A fleet's permission is also a real support (+1, and can be cut without losing the
+  permission) unless ``suez_permission_adds_strength=false``; an army's permission adds
+  nothing, and with ``suez_army_may_permit_foreign=false`` an army cannot permit another
+  power's fleet at all;
+* *implicit* permission for X's owner's own fleet, unless X gives an explicit permission to
+  another move, or X's owner orders two canal moves (DATC titles 7.C.3-7.C.5).
+
+A permitted canal move is an ordinary move into the other sea, but never a head-to-head
+battle. The canal gives no border for supports, convoys or retreats. Without permission the
+move is reported ``void``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, Movement, VariantRoute
+from ..map import ARMY, FLEET, Map, province_of
+from ..options import Options
+from ..orders import Move, MovementOrder, OrderError, Support
+from ..position import Position
+from . import register
+
+VIA = "canal"
+
+
+class Canal(VariantRoute):
+    """The canal move's permission in the movement resolver."""
+
+    def __init__(self, province: str, seas: tuple[str, str], options: Options) -> None:
+        self.province = province
+        self.seas = seas
+        self.adds_strength = bool(options["suez_permission_adds_strength"])
+        self.must_end = bool(options["suez_must_end_in_egypt"])
+        self.army_may_permit = bool(options["suez_army_may_permit_foreign"])
+
+    def permitted(self, mv: Movement, prov: str) -> bool:
+        keeper = mv.units.get(self.province)
+        if keeper is None:
+            return False
+        fleet = mv.units[prov]
+        if self.must_end:
+            if mv.leaves(self.province):
+                return False
+            if any(mv.resolve(a) for a in mv.movers_to.get(self.province, ())):
+                return False  # dislodged
+        given = mv.order[self.province]
+        if isinstance(given, Support) and given.dest is not None and mv.variant.get(given.target) is self:
+            if given.target == prov and given.dest == mv.dest[prov]:
+                return keeper.type != ARMY or keeper.power == fleet.power or self.army_may_permit
+            return False  # an explicit permission for another move cancels the implicit one
+        if keeper.power != fleet.power:
+            return False
+        own = [p for p, r in mv.variant.items() if r is self and mv.units[p].power == keeper.power]
+        return len(own) == 1  # only one implicit permission
+
+    def open(self, mv: Movement, prov: str) -> bool:
+        return self.permitted(mv, prov)
+
+    def support_adds(self, mv: Movement, prov: str, supporter: str) -> bool:
+        if supporter != self.province:
+            return True
+        return self.adds_strength and mv.units[supporter].type == FLEET
+
+    def failure(self, mv: Movement, prov: str) -> str:
+        return FAIL_BOUNCE if self.permitted(mv, prov) else FAIL_VOID
+
+
+@register
+def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
+    data = m.rules.get("canal")
+    if not isinstance(data, Mapping) or options["suez_mode"] != "permission":
+        return None
+    province = str(data["province"]).lower()
+    a, b = (str(s).lower() for s in data["seas"])
+
+    def is_canal_move(move: Move) -> bool:
+        ends = {move.unit.province, province_of(move.dest)}
+        return move.unit.type == FLEET and ends == {a, b}
+
+    def route(m: Map, position: Position, move: Move) -> str | None:
+        return VIA if is_canal_move(move) and not move.route and not move.via_convoy else None
+
+    def check(m: Map, position: Position, move: Move) -> None:
+        if not is_canal_move(move):
+            raise OrderError(f"Only a fleet in {m.location_name(a)} or {m.location_name(b)} "
+                             f"can go through the {data.get('name', 'canal')} to the other.")
+
+    def permission(m: Map, position: Position, order: Support) -> bool:
+        """The unit in the canal province permitting a canal move by a support order."""
+        keeper, other = order.unit, position.units.get(order.target)
+        if keeper.province != province or other is None or order.dest is None:
+            return False
+        if not is_canal_move(Move(other, order.dest)):
+            return False
+        return keeper.type != ARMY or keeper.power == other.power or bool(options["suez_army_may_permit_foreign"])
+
+    def prepare(m: Map, position: Position, orders: Mapping[str, MovementOrder]) -> dict[str, MovementOrder]:
+        out = dict(orders)
+        for prov, o in orders.items():
+            if isinstance(o, Move) and o.via is None and route(m, position, o):
+                out[prov] = replace(o, via=VIA)
+        return out
+
+    return {
+        "route_rules": {VIA: Canal(province, (a, b), options)},
+        "move_checks": {VIA: check},
+        "alt_routes": (route,),
+        "support_checks": (permission,),
+        "movement_orders": (prepare,),
+    }
