@@ -15,6 +15,7 @@ from .orders import Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, 
 from .position import Dislodged, Unit
 
 RAILWAY_NAME = "Trans-Siberian Railroad"
+CANAL_NAME = "Suez Canal"
 
 
 def describe_unit(m: Map, unit: Unit, *, article: bool = False) -> str:
@@ -58,6 +59,15 @@ def railway_name(m: Map) -> str:
     return RAILWAY_NAME
 
 
+def canal_name(m: Map) -> str:
+    """The canal's name as the map gives it (``[rules.canal] name``), for a canal move
+    (Colonial's Moulmein reading: ``Fleet Mediterranean Sea -> Suez Canal -> Red Sea.``)."""
+    data = m.rules.get("canal")
+    if isinstance(data, Mapping):
+        return str(data.get("name", CANAL_NAME))
+    return CANAL_NAME
+
+
 def describe(m: Map, order: Order) -> str:
     """One order as a results line (without the ``Power:`` prefix)."""
     if not isinstance(order, (Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)):
@@ -81,6 +91,8 @@ def describe(m: Map, order: Order) -> str:
         steps = [m.location_name(r) for r in order.route]
         if order.via == "railway":
             steps = [railway_name(m)]
+        elif order.via == "canal":
+            steps = [canal_name(m)]
         return " -> ".join([me, *steps, m.location_name(order.dest)]) + "."
     power = order.unit.power
     if isinstance(order, Support):
