@@ -1,24 +1,14 @@
-"""End-to-end Colonial game over real SMTP: seven players start, a phase is processed, and
-(once the engine has the Trans-Siberian Railway rule) a Russian army rides the railway."""
+"""End-to-end Colonial game over real SMTP: seven players start, a phase is processed, and a
+Russian army rides the Trans-Siberian Railway."""
 
 from __future__ import annotations
 
-import pytest
 import test_e2e_harness as harness
 from test_e2e_harness import LiveJudge, start_game
-
-from judge.engine import Options
-from judge.engine.rules import game_map, ruleset_for
-from judge.maps import load_map
 
 live = harness.live
 GM = "gm@players.test"
 EVERYONE = 8
-
-
-def _railway_missing() -> bool:
-    m = game_map(load_map("colonial"), Options())
-    return "railway" not in ruleset_for(m, Options()).route_rules
 
 
 def _signon(live: LiveJudge, power: str) -> str:
@@ -37,8 +27,6 @@ def test_colonial_game_starts_and_processes(live: LiveJudge) -> None:
     assert live.phase("col") == "F1870M"
 
 
-@pytest.mark.skipif(_railway_missing(), reason="the Colonial Trans-Siberian Railway rule (engine rules module "
-                    "'railway', Move.via='railway') is not implemented yet")
 def test_colonial_railway(live: LiveJudge) -> None:
     powers = start_game(live, "col", "colonial")
     reply = live.reply(powers["Russia"], _signon(live, "Russia") + "A mos - TSR - prm")
