@@ -32,7 +32,7 @@ from typing import Any
 
 from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, Movement, VariantRoute
 from ..map import ARMY, FLEET, Map, province_of
-from ..options import Options
+from ..options import OptionError, Options
 from ..orders import Move, MovementOrder, OrderError, Support
 from ..position import Position
 from . import register
@@ -87,6 +87,8 @@ def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
     data = m.rules.get("canal")
     if not isinstance(data, Mapping) or options["suez_mode"] != "permission":
         return None
+    if options["suez_support_through"]:
+        raise OptionError("suez_support_through=yes (njudge's permitted supports) is not implemented.")
     province = str(data["province"]).lower()
     a, b = (str(s).lower() for s in data["seas"])
 

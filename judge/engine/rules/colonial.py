@@ -79,6 +79,9 @@ _declare("suez_must_end_in_egypt", True, None,
          "the permitting unit must still be in Egypt at the end of the phase.")
 _declare("suez_army_may_permit_foreign", True, None,
          "an army in Egypt may permit another power's fleet (otherwise only its own, implicitly).")
+_declare("suez_support_through", False, None,
+         "supports through the canal (njudge). Only 'no' is implemented: the canal gives no "
+         "border for supports, convoys or retreats.")
 _declare("hong_kong_rule", False, None,
          "Hong Kong counts for every power but China; in China's hands it counts for nobody.")
 _declare("colonial_map", "seed000", ("seed000", "moulmein", "ah1994", "ah1996"),
@@ -117,7 +120,7 @@ READINGS: dict[str, dict[str, Any]] = {
         "tsr_stop_in_standoff": False, "tsr_adjacent_swap": "russian_swap", "tsr_paradox": "hold",
         "suez_mode": "permission", "suez_permission_adds_strength": True,
         "suez_must_end_in_egypt": True, "suez_army_may_permit_foreign": True,
-        "hong_kong_rule": True, "colonial_map": "moulmein", "colonial_calendar": "standard",
+        "suez_support_through": False, "hong_kong_rule": True, "colonial_map": "moulmein", "colonial_calendar": "standard",
     },
 }
 

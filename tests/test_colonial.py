@@ -1,0 +1,288 @@
+"""Colonial Diplomacy: both case files case by case, the option presets of the two readings,
+Hong Kong's count, the calendars, the TSR order forms and how railway and canal moves are
+reported."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from judge.datc import read_cases, run_case
+from judge.engine import (
+    Move,
+    Options,
+    OrderError,
+    Phase,
+    Position,
+    Unit,
+    adjudicate,
+    initial_position,
+    victors,
+)
+from judge.engine.adjustments import adjustment_counts
+from judge.engine.notation import describe
+from judge.engine.options import option_specs
+from judge.engine.parser import parse_order
+from judge.engine.rules import game_map, map_options, ruleset_for
+from judge.engine.rules.colonial import READINGS
+from judge.engine.validation import check_order
+from judge.maps import load_map
+
+HERE = Path(__file__).parent / "colonial"
+ROOT = Path(__file__).parent.parent
+SEEDS = read_cases((HERE / "seed_examples.txt").read_text(encoding="utf-8"))
+RULES = read_cases((HERE / "rules.txt").read_text(encoding="utf-8"))
+
+
+def test_the_case_files_hold_what_the_readme_lists() -> None:
+    assert len(SEEDS) == 46 and len({c.name for c in SEEDS}) == 46
+    assert len(RULES) == 80 and len({c.name for c in RULES}) == 80
+    for case in SEEDS + RULES:
+        assert case.options.get("colonial_rules") in ("adjudicator", "moulmein"), case.name
+
+
+@pytest.mark.parametrize("case", SEEDS, ids=[c.name for c in SEEDS])
+def test_seed_example(case) -> None:  # type: ignore[no-untyped-def]
+    assert run_case(case) is None
+
+
+@pytest.mark.parametrize("case", RULES, ids=[c.name for c in RULES])
+def test_rule_case(case) -> None:  # type: ignore[no-untyped-def]
+    assert run_case(case) is None
+
+
+# -- options --------------------------------------------------------------------------
+
+
+def _board(**options: object) -> tuple:  # type: ignore[type-arg]
+    opts = Options(options)
+    m = game_map(load_map("colonial"), opts)
+    return m, opts
+
+
+def test_readings_match_the_map_file() -> None:
+    data = tomllib.loads((ROOT / "maps" / "colonial.toml").read_text(encoding="utf-8"))
+    readings = data["rules"]["readings"]
+    assert {k: v for k, v in readings.items() if k != "default"} == READINGS
+
+
+def test_no_option_plays_the_adjudicator_reading() -> None:
+    plain = Options()
+    for name, value in READINGS["adjudicator"].items():
+        assert plain[name] == value, name
+
+
+def test_a_reading_sets_every_finer_option() -> None:
+    opts = Options({"colonial_rules": "moulmein"})
+    for name, value in READINGS["moulmein"].items():
+        assert opts[name] == value, name
+    assert opts.explicit == {"colonial_rules": "moulmein"}
+
+
+def test_a_gm_overrides_one_finer_option_of_a_reading() -> None:
+    opts = Options({"colonial_rules": "moulmein", "tsr_static_break": "void"})
+    assert opts["tsr_static_break"] == "void"
+    assert opts["tsr_temporary_leave"] == "off_route"  # the rest of the reading stays
+    assert opts["suez_mode"] == "permission"
+    # written the other way round, the explicit option still wins
+    opts = Options({"tsr_static_break": "void", "colonial_rules": "moulmein"})
+    assert opts["tsr_static_break"] == "void"
+
+
+def test_tsr_reading_is_finer_than_colonial_rules() -> None:
+    for given in ({"colonial_rules": "adjudicator", "tsr_reading": "seed001"},
+                  {"tsr_reading": "seed001", "colonial_rules": "adjudicator"}):
+        opts = Options(given)
+        assert opts["tsr_attack_occupied"] is False and opts["tsr_static_break"] == "fallback"
+        assert opts["suez_mode"] == "kiel" and opts["colonial_map"] == "seed000"
+
+
+def test_options_are_colonial_only_and_checked() -> None:
+    assert option_specs()["suez_mode"].maps == ("colonial",)
+    with pytest.raises(ValueError):
+        Options({"colonial_rules": "webdip"})
+    with pytest.raises(ValueError):
+        Options({"tsr_temporary_leave": "sometimes"})
+
+
+def test_a_finer_option_changes_the_adjudication() -> None:
+    """The same orders under the moulmein reading, then with tsr_static_break=void."""
+    for extra, where in (({}, "oms"), ({"tsr_static_break": "void"}, "mos")):
+        m, opts = _board(colonial_rules="moulmein", **extra)
+        pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "kra")])
+        order = parse_order(m, pos, "Russia", "A mos - TSR - vla")
+        check_order(m, pos, order)
+        result = adjudicate(m, pos, [order], opts, ruleset_for(m, opts))
+        assert result.next.units[where] == Unit("Russia", "A", where)
+
+
+def test_the_game_board_remembers_its_options() -> None:
+    m, opts = _board(colonial_rules="moulmein")
+    assert map_options(m) == opts
+    assert "aki" in m.army_adj["ota"] and "soj" in m.fleet_adj["sak"]
+    base, _ = _board()
+    assert "aki" not in base.army_adj["ota"] and "soj" not in base.fleet_adj["sak"]
+
+
+# -- Hong Kong ------------------------------------------------------------------------
+
+
+def _china_owns(*extra: str) -> dict[str, str]:
+    return {c: "China" for c in ("can", "mac", "pek", "sha", "sik", *extra)}
+
+
+def test_hong_kong_counts_for_nobody_in_chinese_hands() -> None:
+    units = [Unit("China", "A", p) for p in ("can", "mac", "pek", "sha", "sik")]
+    pos = Position.build(Phase.parse("F1870B"), units, owners={**_china_owns("hon"), "tok": "Japan"})
+    m, moulmein = _board(colonial_rules="moulmein")
+    value = ruleset_for(m, moulmein).centre_value
+    assert adjustment_counts(m, pos, value)["China"] == 0
+    assert adjustment_counts(m, pos)["China"] == 1
+    adj, opts = _board(colonial_rules="adjudicator")
+    assert ruleset_for(adj, opts).centre_value is None
+
+
+def test_hong_kong_counts_for_japan_under_the_rule() -> None:
+    m, opts = _board(colonial_rules="moulmein")
+    pos = Position.build(Phase.parse("F1870B"), [Unit("Japan", "A", "kyo")], owners={"kyo": "Japan", "hon": "Japan"})
+    assert adjustment_counts(m, pos, ruleset_for(m, opts).centre_value)["Japan"] == 1
+
+
+def test_hong_kong_and_victory() -> None:
+    neutral = [c for c in load_map("colonial").supply_centres if c not in _china_owns("hon")]
+    owners = {**_china_owns("hon"), **{c: "China" for c in neutral[:24]}}  # 30 with Hong Kong
+    m, moulmein = _board(colonial_rules="moulmein")
+    assert victors(m, owners, ruleset_for(m, moulmein)) == ()
+    adj, opts = _board(colonial_rules="adjudicator")
+    assert victors(adj, owners, ruleset_for(adj, opts)) == ("China",)
+    owners["hon"] = "Britain"
+    owners[neutral[24]] = "China"
+    assert victors(m, owners, ruleset_for(m, moulmein)) == ("China",)
+
+
+def test_validation_refuses_a_chinese_build_hong_kong_does_not_pay_for() -> None:
+    m, _ = _board(colonial_rules="moulmein")
+    units = [Unit("China", "A", p) for p in ("hon", "mac", "pek", "sha", "sik")]
+    pos = Position.build(Phase.parse("F1870B"), units, owners=_china_owns("hon"))
+    with pytest.raises(OrderError, match="no builds"):
+        check_order(m, pos, parse_order(m, pos, "China", "Build A can"))
+
+
+# -- calendar -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("calendar", "labels"), [
+    ("whole_year", ["Movement for 1870", "Movement for 1871", "Retreats for 1871", "Adjustments for 1871",
+                    "Movement for 1872"]),
+    ("standard", ["Movement for Spring of 1870", "Movement for Fall of 1870", "Retreats for Fall of 1870",
+                  "Adjustments for Winter of 1870", "Movement for Spring of 1871"]),
+    ("even_years", ["Movement for Spring of 1870", "Movement for Fall of 1870", "Retreats for Fall of 1870",
+                    "Adjustments for 1871", "Movement for Spring of 1872"]),
+])
+def test_calendar_labels(calendar: str, labels: list[str]) -> None:
+    m, opts = _board(colonial_calendar=calendar)
+    cal = ruleset_for(m, opts).calendar
+    phases = ["S1870M", "F1870M", "F1870R", "F1870B", "S1871M"]
+    assert [cal.phase_title(Phase.parse(p)) for p in phases] == labels
+
+
+def test_whole_year_is_the_adjudicator_default_and_keeps_internal_seasons() -> None:
+    m, opts = _board(colonial_rules="adjudicator")
+    cal = ruleset_for(m, opts).calendar
+    assert cal.season_name(Phase.parse("F1871M")) == "1873"
+    assert cal.long_name(Phase.parse("S1870M")) == "1870 Movement"
+    assert cal.next_movement(Phase.parse("F1870B")) == Phase.parse("S1871M")
+    m, opts = _board(colonial_rules="moulmein")
+    assert ruleset_for(m, opts).calendar.season_name(Phase.parse("S1870M")) == "Spring of 1870"
+
+
+# -- order forms and results ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "A Omsk TSR Vladivostok", "Army Omsk TSR Vla", "A oms - TSR - vla", "A Oms -> TSR -> Vla",
+    "A Omsk - Trans Siberian Railway - Vladivostok", "a oms tsr vla",
+])
+def test_tsr_order_forms(text: str) -> None:
+    m, _ = _board()
+    pos = initial_position(m)
+    order = parse_order(m, pos, "Russia", text)
+    assert order == Move(Unit("Russia", "A", "oms"), "vla", via="railway")
+    check_order(m, pos, order)
+
+
+@pytest.mark.parametrize("text", ["A ore S A mos TSR oms", "A ore S A mos - oms", "A ore S A mos - TSR - oms"])
+def test_supports_of_a_tsr_move(text: str) -> None:
+    m, _ = _board()
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "ore")],
+                         owners={"mos": "Russia", "oms": "Russia"})
+    order = parse_order(m, pos, "Russia", text)
+    check_order(m, pos, order)
+    assert (order.target, order.dest) == ("mos", "oms")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("power", "text", "message"), [
+    ("China", "A kra TSR mos", "Only Russia may use"),
+    ("Russia", "F vla TSR mos", "A fleet cannot use"),
+    ("Russia", "A ore TSR vla", "Orenburg is not on"),
+])
+def test_tsr_legality_messages(power: str, text: str, message: str) -> None:
+    m, _ = _board()
+    pos = Position.build(Phase.parse("S1870M"), [Unit("China", "A", "kra"), Unit("Russia", "F", "vla"),
+                                                 Unit("Russia", "A", "ore")])
+    with pytest.raises(OrderError, match=message):
+        check_order(m, pos, parse_order(m, pos, power, text))
+
+
+def test_omsk_owned_by_china_breaks_the_line_in_the_adjudicator_reading() -> None:
+    m, _ = _board(colonial_rules="adjudicator")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos")], owners={"oms": "China"})
+    with pytest.raises(OrderError, match="broken at Omsk"):
+        check_order(m, pos, parse_order(m, pos, "Russia", "A mos TSR kra"))
+    check_order(m, pos, parse_order(m, pos, "Russia", "A mos TSR oms"))
+
+
+def test_a_blocked_tsr_army_bounces_and_the_result_says_where_it_stopped() -> None:
+    m, opts = _board(colonial_rules="moulmein")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "mon")])
+    orders = [parse_order(m, pos, "Russia", "A mos - TSR - vla"), parse_order(m, pos, "China", "A mon - kra")]
+    result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
+    russian = next(r for r in result.results if r.power == "Russia")
+    assert russian.notes == ("bounce",) and russian.stopped == "oms"
+    assert describe(m, russian.order) == "Army Moscow -> Trans-Siberian Railway -> Vladivostok."
+    assert result.next.units["oms"] == Unit("Russia", "A", "oms") and "mos" not in result.next.units
+
+
+def test_a_void_tsr_order_is_reported_void() -> None:
+    m, opts = _board(colonial_rules="adjudicator")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "kra")],
+                         owners={"oms": "Russia"})
+    result = adjudicate(m, pos, [parse_order(m, pos, "Russia", "A mos TSR vla")], opts, ruleset_for(m, opts))
+    russian = next(r for r in result.results if r.power == "Russia")
+    assert russian.notes == ("void",) and russian.stopped is None
+
+
+def test_a_canal_move_is_reported_through_the_canal() -> None:
+    m, opts = _board(colonial_rules="moulmein")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "med")])
+    order = parse_order(m, pos, "Turkey", "F med - red")
+    check_order(m, pos, order)
+    result = adjudicate(m, pos, [order], opts, ruleset_for(m, opts))
+    fleet = next(r for r in result.results if r.order.unit.type == "F")  # type: ignore[union-attr]
+    assert fleet.notes == ()
+    assert describe(m, fleet.order) == "Fleet Mediterranean Sea -> Suez Canal -> Red Sea."
+
+
+def test_the_canal_move_is_illegal_in_the_adjudicator_reading() -> None:
+    m, _ = _board(colonial_rules="adjudicator")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "med")])
+    with pytest.raises(OrderError):
+        check_order(m, pos, parse_order(m, pos, "Turkey", "F med - red"))
+
+
+def test_supports_through_the_canal_are_refused_as_an_option() -> None:
+    m, opts = _board(colonial_rules="moulmein", suez_support_through="yes")
+    with pytest.raises(ValueError, match="not implemented"):
+        ruleset_for(m, opts)
