@@ -183,10 +183,6 @@ def created_text(config: Any, game: Game, master: str) -> str:
     return render("game/created.txt.j2", game=game.name, master=master, variant=ctx.variant, powers=powers)
 
 
-def started_text(game: Game) -> str:
-    return render("game/started.txt.j2", game=game.name)
-
-
 def processed_text(config: Any, game: Game, done: str) -> str:
     ctx = game_ctx(config, game)
     return render("game/processed.txt.j2", game=game.name, done=done, phase=game.phase,
