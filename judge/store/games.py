@@ -146,8 +146,9 @@ def all_games(session: Session) -> list[Game]:
 
 
 def members(game: Game, *, roles: tuple[str, ...] = (PLAYER, OBSERVER, MASTER)) -> list[Player]:
-    """Everyone still in the game with one of ``roles``, in sign-on order."""
-    return [p for p in game.players if p.role in roles and p.active]
+    """Everyone who reads the game's mail (still in it, or eliminated) with one of ``roles``,
+    in sign-on order."""
+    return [p for p in game.players if p.role in roles and p.status in ("active", ELIMINATED)]
 
 
 def player_for_power(game: Game, power: str) -> Player | None:
