@@ -251,7 +251,7 @@ def test_a_blocked_tsr_army_bounces_and_the_result_says_where_it_stopped() -> No
     result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
     russian = next(r for r in result.results if r.power == "Russia")
     assert russian.notes == ("bounce",) and russian.stopped == "oms"
-    assert describe(m, russian.order) == "Army Moscow -> Trans-Siberian Railway -> Vladivostok."
+    assert describe(m, russian.order) == "Army Moscow -> Trans-Siberian Railroad -> Vladivostok."
     assert result.next.units["oms"] == Unit("Russia", "A", "oms") and "mos" not in result.next.units
 
 

@@ -1,5 +1,5 @@
 """End-to-end Colonial game over real SMTP: seven players start, a phase is processed, and a
-Russian army rides the Trans-Siberian Railway."""
+Russian army rides the Trans-Siberian Railroad."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def test_colonial_railway(live: LiveJudge) -> None:
     powers = start_game(live, "col", "colonial")
     reply = live.reply(powers["Russia"], _signon(live, "Russia") + "A mos - TSR - prm")
     assert "[Error Flag]" not in reply.subject, reply.body
-    assert "Trans-Siberian Railway" in reply.body
+    assert "Trans-Siberian Railroad" in reply.body
     mails = live.mail(GM, "signon Mcol gmpw\nprocess", expect=1 + EVERYONE)
     results = [m for m in mails if m.subject.endswith("S1870M Results")]
-    assert "Russia: Army Moscow -> Trans-Siberian Railway -> " in results[0].body
+    assert "Russia: Army Moscow -> Trans-Siberian Railroad -> " in results[0].body
     assert "(*bounce*)" not in results[0].body.split("Russia: Army Moscow")[1].splitlines()[0]

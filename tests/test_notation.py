@@ -52,7 +52,7 @@ def test_describe(order: Order, text: str) -> None:
 def test_railway_move() -> None:
     colonial = load_map("colonial")
     move = Move(_u("Russia", "A oms"), "vla", via="railway")
-    assert describe(colonial, move) == "Army Omsk -> Trans-Siberian Railway -> Vladivostok."
+    assert describe(colonial, move) == "Army Omsk -> Trans-Siberian Railroad -> Vladivostok."
     # a map without railway data still prints the classic name
     assert describe(M, Move(_u("Russia", "A mos"), "war", via="railway")) == (
         "Army Moscow -> Trans-Siberian Railroad -> Warsaw."

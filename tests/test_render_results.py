@@ -305,7 +305,7 @@ def test_blocked_railway_move_reads_as_a_bounce():
     )
     adj = Adjudication(start, results, start)
     lines = results_mail(ctx_for(col), adj, 1, deadline(3)).body.splitlines()
-    assert "Russia: Army Omsk -> Trans-Siberian Railway -> Vladivostok.  (*bounce*)" in lines
+    assert "Russia: Army Omsk -> Trans-Siberian Railroad -> Vladivostok.  (*bounce*)" in lines
     assert lines[0] == ":: Judge: PYJD  Game: Mygame  Variant: Colonial Diplomacy"
 
 
