@@ -19,6 +19,7 @@ import asyncio
 import importlib
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.jobstores.base import JobLookupError
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 PendingFn = Callable[[Session], list[tuple[str, datetime]]]
 ProcessFn = Callable[[Session, Config, str, datetime], bool]
 GAME_PROCESSING = "judge.game.processing"
+PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
 
 
 def default_hooks() -> tuple[PendingFn, ProcessFn]:
@@ -67,6 +69,9 @@ class DeadlineScheduler:
         self._sync_lock = asyncio.Lock()
         self._sync_again = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._running: set[str] = set()
+        self._pool = ThreadPoolExecutor(max_workers=PROCESS_THREADS, thread_name_prefix="deadline")
+        self._stopping = False
 
     async def start(self) -> None:
         """Start the scheduler with the jobs read from the database."""
@@ -75,12 +80,16 @@ class DeadlineScheduler:
         self.scheduler.add_job(self.sync, "interval", seconds=self.config.scheduler_sync_seconds,
                                id="sync-deadlines", replace_existing=True)
 
-    async def stop(self) -> None:
-        """Stop scheduling; a phase being processed finishes its transaction in its thread."""
+    async def stop(self, timeout: float = 10) -> None:
+        """Stop scheduling and wait (up to ``timeout``) for phases being processed to commit."""
+        self._stopping = True
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
         for task in list(self._tasks):
             task.cancel()
+        self._pool.shutdown(wait=False)
 
     def _read(self) -> list[tuple[str, datetime]]:
         with self.factory() as session, session.begin():
@@ -88,6 +97,8 @@ class DeadlineScheduler:
 
     async def sync(self) -> None:
         """Re-read the deadlines and add, move or drop jobs to match."""
+        if self._stopping:
+            return
         if self._sync_lock.locked():
             self._sync_again = True
             return
@@ -102,7 +113,9 @@ class DeadlineScheduler:
 
     def request_sync(self) -> None:
         """Ask for a :meth:`sync` soon (call from the event loop's thread)."""
-        task = asyncio.get_running_loop().create_task(self.sync())
+        self._track(asyncio.get_running_loop().create_task(self.sync()))
+
+    def _track(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -112,7 +125,7 @@ class DeadlineScheduler:
         for game in set(self.scheduled) - set(wanted):
             self._remove(game)
         for game, due in wanted.items():
-            if self.scheduled.get(game) != due:
+            if game not in self._running and self.scheduled.get(game) != due:
                 self.scheduler.add_job(self._run, "date", run_date=due, args=[game], id=f"deadline:{game}",
                                        replace_existing=True)
                 self.scheduled[game] = due
@@ -126,16 +139,24 @@ class DeadlineScheduler:
             pass
 
     def _process(self, game: str) -> bool:
+        if self._stopping:
+            return False
         with self.factory() as session, session.begin():
             return self.process(session, self.config, game, utcnow())
 
     async def _run(self, game: str) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._track(task)  # type: ignore[arg-type]
         self.scheduled.pop(game, None)
+        self._running.add(game)
         try:
-            processed = await asyncio.to_thread(self._process, game)
+            processed = await asyncio.get_running_loop().run_in_executor(self._pool, self._process, game)
         except Exception:  # noqa: BLE001 - one game must not stop the others
             log.exception("processing %s failed; trying again later", game)
             processed = False
+        finally:
+            self._running.discard(game)
         if processed:
             self._hold.pop(game, None)
             log.info("deadline for %s: phase processed", game)
