@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -122,3 +123,18 @@ def test_queue_mail_one_row_per_recipient(factory: sessionmaker[Session]) -> Non
         row = archive_for(session, "g2")[0]
         assert (row.status, row.attempts, row.phase, row.headers) == ("pending", 0, "S1901M", {"X-Game": "g2"})
         assert row.created_at.tzinfo is not None
+
+
+def test_two_readers_share_the_inbox(factory: sessionmaker[Session]) -> None:
+    """Two judge processes on one database: each message is handled exactly once."""
+    for n in range(40):
+        store_incoming(factory, raw(n), "ann@example.org", [])
+    echo = Echo()
+    readers = [InboxProcessor(factory, CONFIG, handler=echo) for _ in range(2)]
+    threads = [threading.Thread(target=reader.process_pending) for reader in readers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(echo.seen) == sorted(f"line {n}" for n in range(40))
+    assert [r.status for r in rows(factory)] == ["done"] * 40

@@ -163,6 +163,21 @@ def test_deadlines_are_processed(migrated_url: str, tmp_path: Path, capture_smtp
     assert games.due == {"stuck": games.due["stuck"]}
 
 
+def test_many_deadlines_at_once(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    config = make_config(tmp_path, migrated_url, capture_smtp)
+    games = Deadlines()
+    due = utcnow() + timedelta(seconds=0.3)
+    games.due = {f"g{n}": due for n in range(40)}
+
+    def scenario(server: JudgeServer) -> None:
+        capture_smtp.wait_for(40)
+        time.sleep(0.3)
+
+    run_server(config, scenario, pending=games.pending, process=games.process, handler=echo)
+    assert games.calls == Counter({f"g{n}": 1 for n in range(40)})
+    assert len(capture_smtp.messages) == 40
+
+
 def _wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 15) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
