@@ -1,19 +1,13 @@
-"""The parser's fast path for program-written orders gives exactly what the full reader gives."""
+"""The shorthand reader for program-written orders gives exactly what the full reader gives."""
 
 from __future__ import annotations
 
 import random
 
 from judge.engine import adjudicate, initial_position
-from judge.engine.parser import (
-    _adjustment,
-    _Cursor,
-    _fast_movement,
-    _fast_other,
-    _movement,
-    _retreat,
-    parse_orders,
-)
+from judge.engine.lexicon import Cursor
+from judge.engine.parser import _adjustment, _movement, _retreat, parse_orders
+from judge.engine.shorthand import read_movement, read_retreat_or_adjustment
 from judge.maps import load_map
 from judge.randomgame import parse_legal, random_orders
 
@@ -21,10 +15,10 @@ from judge.randomgame import parse_legal, random_orders
 def _full(m, position, power, text):  # type: ignore[no-untyped-def]
     kind = position.phase.kind
     if kind == "M":
-        return _movement(_Cursor(m, text), position, power)
+        return _movement(Cursor(m, text), position, power)
     if kind == "R":
-        return _retreat(_Cursor(m, text), position, power)
-    [order] = _adjustment(_Cursor(m, text), position, power)
+        return _retreat(Cursor(m, text), position, power)
+    [order] = _adjustment(Cursor(m, text), position, power)
     return order
 
 
@@ -37,7 +31,7 @@ def test_fast_path_agrees_with_the_full_reader_over_random_games() -> None:
         position = initial_position(m)
         for _ in range(30):
             orders = random_orders(m, position, rng)
-            fast_path = _fast_movement if position.phase.kind == "M" else _fast_other
+            fast_path = read_movement if position.phase.kind == "M" else read_retreat_or_adjustment
             for power, lines in orders.items():
                 for text in lines:
                     fast = fast_path(m, position, power, text)
@@ -55,6 +49,6 @@ def test_doubtful_orders_take_the_full_path() -> None:
     position = initial_position(m)
     for text in ("A par - spa/nc", "F bre - spa", "A mun - xyz", "F par - bur", "A ber s a mun - xyz",
                  "A par supports the army in marseilles", "A kie - hol", "Army Paris - Burgundy"):
-        assert _fast_movement(m, position, "France", text) is None, text
+        assert read_movement(m, position, "France", text) is None, text
     [err] = parse_orders(m, position, "France", "A par - xyz")
     assert isinstance(err, Exception) and "Unrecognized province 'xyz'" in str(err)
