@@ -70,6 +70,8 @@ class DeadlineScheduler:
         self._sync_again = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._running: set[str] = set()
+        self._finished: dict[str, int] = {}  # game -> epoch its last run ended
+        self._epoch = 0
         self._pool = ThreadPoolExecutor(max_workers=PROCESS_THREADS, thread_name_prefix="deadline")
         self._stopping = False
 
@@ -85,8 +87,9 @@ class DeadlineScheduler:
         self._stopping = True
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=timeout)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._tasks and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            await asyncio.wait(list(self._tasks), timeout=left)
         for task in list(self._tasks):
             task.cancel()
         self._pool.shutdown(wait=False)
@@ -106,8 +109,9 @@ class DeadlineScheduler:
             self._sync_again = True
             while self._sync_again:
                 self._sync_again = False
+                started = self._epoch
                 try:
-                    self._apply(await asyncio.to_thread(self._read))
+                    self._apply(await asyncio.to_thread(self._read), started)
                 except Exception:  # noqa: BLE001 - the next sync tries again
                     log.exception("reading the deadlines failed")
 
@@ -119,13 +123,20 @@ class DeadlineScheduler:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _apply(self, deadlines: list[tuple[str, datetime]]) -> None:
+    def _apply(self, deadlines: list[tuple[str, datetime]], started: int) -> None:
+        """Match the jobs to ``deadlines``, read when the epoch was ``started``.
+
+        A game whose run ended after that read began is left alone: the read may predate its
+        commit, and the sync that run asks for will schedule its next deadline.
+        """
         wanted = {game: max(due, self._hold.get(game, due)) for game, due in deadlines}
         self._hold = {game: when for game, when in self._hold.items() if game in wanted}
         for game in set(self.scheduled) - set(wanted):
             self._remove(game)
         for game, due in wanted.items():
-            if game not in self._running and self.scheduled.get(game) != due:
+            if game in self._running or self._finished.get(game, -1) > started:
+                continue
+            if self.scheduled.get(game) != due:
                 self.scheduler.add_job(self._run, "date", run_date=due, args=[game], id=f"deadline:{game}",
                                        replace_existing=True)
                 self.scheduled[game] = due
@@ -145,6 +156,8 @@ class DeadlineScheduler:
             return self.process(session, self.config, game, utcnow())
 
     async def _run(self, game: str) -> None:
+        if self._stopping:
+            return
         task = asyncio.current_task()
         if task is not None:
             self._track(task)  # type: ignore[arg-type]
@@ -157,6 +170,8 @@ class DeadlineScheduler:
             processed = False
         finally:
             self._running.discard(game)
+            self._epoch += 1
+            self._finished[game] = self._epoch
         if processed:
             self._hold.pop(game, None)
             log.info("deadline for %s: phase processed", game)
