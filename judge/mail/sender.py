@@ -1,9 +1,10 @@
 """The sender: drains the outbox in id order to the relay (or Maildir), with retries and backoff.
 
-Each mail is claimed in a short transaction (its ``next_attempt_at`` moved past the time a
-send can take, so another judge process leaves it alone), delivered, and only then marked
-"sent". A crash in between leaves it pending: it is sent again later with the same
-Message-ID, so the copy is recognisable. A refused or failed attempt is retried after
+Each mail is claimed in a short transaction (its ``next_attempt_at`` moved a lease of twice
+the relay timeout plus a second ahead, so another judge process leaves it alone), delivered,
+and only then marked "sent". A crash in between leaves it pending: once the lease is over it
+is sent again, byte for byte the same mail with the same Message-ID, so the copy is
+recognisable (SMTP cannot do better: the relay may accept just before the crash). A refused or failed attempt is retried after
 ``sender_retry_base_seconds`` doubling each time up to ``sender_retry_max_seconds``; a
 permanent refusal (5xx) or ``sender_max_attempts`` failures mark it "failed".
 """
