@@ -179,4 +179,8 @@ class DeadlineScheduler:
                 self.on_processed()
         else:
             self._hold[game] = utcnow() + timedelta(seconds=self.config.scheduler_sync_seconds)
-        await self.sync()
+        try:
+            await self.sync()
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise  # a shutdown cancels the follow-up sync; anything else is real
