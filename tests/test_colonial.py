@@ -21,11 +21,12 @@ from judge.engine import (
     initial_position,
     victors,
 )
+from judge.engine.adjudicator import PARADOX_HOLD, Movement, VariantParadox, VariantRoute
 from judge.engine.adjustments import adjustment_counts
 from judge.engine.notation import describe
 from judge.engine.options import option_specs
 from judge.engine.parser import parse_order
-from judge.engine.rules import game_map, map_options, ruleset_for
+from judge.engine.rules import Ruleset, game_map, map_options, ruleset_for
 from judge.engine.rules.colonial import READINGS
 from judge.engine.validation import check_order
 from judge.maps import load_map
@@ -38,7 +39,7 @@ RULES = read_cases((HERE / "rules.txt").read_text(encoding="utf-8"))
 
 def test_the_case_files_hold_what_the_readme_lists() -> None:
     assert len(SEEDS) == 46 and len({c.name for c in SEEDS}) == 46
-    assert len(RULES) == 80 and len({c.name for c in RULES}) == 80
+    assert len(RULES) == 83 and len({c.name for c in RULES}) == 83
     for case in SEEDS + RULES:
         assert case.options.get("colonial_rules") in ("adjudicator", "moulmein"), case.name
 
@@ -286,3 +287,68 @@ def test_supports_through_the_canal_are_refused_as_an_option() -> None:
     m, opts = _board(colonial_rules="moulmein", suez_support_through="yes")
     with pytest.raises(ValueError, match="not implemented"):
         ruleset_for(m, opts)
+
+
+# -- paradoxes (tsr_paradox=hold, VariantRoute.on_paradox) ------------------------------
+
+
+class _SelfDenying(VariantRoute):
+    """A route open exactly when its own move fails: no consistent outcome."""
+
+    def open(self, mv: Movement, prov: str) -> bool:
+        return not mv.resolve(prov)
+
+    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+        return PARADOX_HOLD
+
+
+class _SelfAffirming(_SelfDenying):
+    """A route open exactly when its own move succeeds: two consistent outcomes."""
+
+    def open(self, mv: Movement, prov: str) -> bool:
+        return mv.resolve(prov)
+
+
+def _standard_move(route: VariantRoute):  # type: ignore[no-untyped-def]
+    m = load_map("standard")
+    pos = Position.build(Phase.parse("S1901M"), [Unit("France", "A", "par"), Unit("Germany", "A", "mun")])
+    orders = [Move(Unit("France", "A", "par"), "bur", via="x"), Move(Unit("Germany", "A", "mun"), "ruh")]
+    return m, pos, orders, Ruleset(route_rules={"x": route})
+
+
+def test_a_route_contradicting_its_own_success_raises_the_variant_paradox() -> None:
+    m, pos, orders, rules = _standard_move(_SelfDenying())
+    chosen = {o.unit.province: o for o in orders}
+    with pytest.raises(VariantParadox) as exc:
+        Movement(m, pos, chosen, rules.route_rules).run()
+    assert exc.value.provinces == frozenset({"par"})
+
+
+def test_the_turn_processor_holds_the_paradoxical_variant_move_and_reports_it_void() -> None:
+    m, pos, orders, rules = _standard_move(_SelfDenying())
+    result = adjudicate(m, pos, orders, ruleset=rules)
+    french = next(r for r in result.results if r.power == "France")
+    assert french.order == orders[0] and french.notes == ("void",)
+    assert result.next.units["par"] == Unit("France", "A", "par")
+    assert result.next.units["ruh"] == Unit("Germany", "A", "ruh")  # the rest is adjudicated
+
+
+def test_of_two_consistent_outcomes_the_variant_mover_moves() -> None:
+    m, pos, orders, rules = _standard_move(_SelfAffirming())
+    result = adjudicate(m, pos, orders, ruleset=rules)
+    assert result.next.units["bur"] == Unit("France", "A", "bur")
+
+
+def test_the_tsr_paradox_case_reports_the_tsr_order_void() -> None:
+    m, opts = _board(colonial_rules="adjudicator")
+    units = [Unit("Russia", "A", "mos"), Unit("Russia", "A", "prm"), Unit("China", "A", "kra"),
+             Unit("China", "A", "akm"), Unit("Turkey", "A", "ore")]
+    pos = Position.build(Phase.parse("S1870M"), units, owners={"mos": "Russia", "oms": "Russia"})
+    texts = [("Russia", "A mos TSR kra"), ("Russia", "A prm S A ore-oms"), ("China", "A kra S A akm-oms"),
+             ("China", "A akm-oms"), ("Turkey", "A ore-oms")]
+    result = adjudicate(m, pos, [parse_order(m, pos, p, t) for p, t in texts], opts, ruleset_for(m, opts))
+    tsr = next(r for r in result.results if r.order.unit.province == "mos")  # type: ignore[union-attr]
+    assert isinstance(tsr.order, Move) and tsr.order.via == "railway" and tsr.notes == ("void",)
+    support = next(r for r in result.results if r.order.unit.province == "kra")  # type: ignore[union-attr]
+    assert support.notes == ()  # the held army cuts nothing
+    assert dict(result.next.units) == dict(pos.units)

@@ -10,6 +10,11 @@ Every unit has one order; each order has one decision, keyed by the unit's provi
 Decisions are resolved by the DATC's guess-and-check algorithm: a decision that depends on
 itself is guessed both ways; one consistent answer wins; none or two invoke the backup rule
 (circular movement succeeds; in a convoy paradox the convoying fleets hold: Szykman, 4.A.2).
+A variant route may ask for its own backup (:meth:`VariantRoute.on_paradox`, Colonial's
+``tsr_paradox=hold``): when a cycle holding such a mover has two consistent answers, the one
+in which the mover moves is taken; when it has none, :meth:`Movement.run` raises
+:class:`VariantParadox` and the turn processor replaces the mover's order by a hold and
+adjudicates the phase again.
 Orders reaching here are legal (``validation.py``); a void order is simply one that does not
 match, such as a support for a move that was not ordered.
 """
@@ -30,6 +35,18 @@ RouteRule = Callable[["Movement", str], bool]
 
 #: How a variant move that did not reach its destination is reported.
 FAIL_BOUNCE, FAIL_VOID, FAIL_NO_ROUTE = "bounce", "void", "no route"
+#: :meth:`VariantRoute.on_paradox`: the mover's order becomes a hold, the phase is run again.
+PARADOX_HOLD = "hold"
+
+
+class VariantParadox(Exception):
+    """A cycle of decisions with no consistent answer holds variant movers whose routes ask
+    for :data:`PARADOX_HOLD`: the orders of ``provinces`` are to be replaced by holds and
+    the whole phase adjudicated again (see ``turn.py``)."""
+
+    def __init__(self, provinces: frozenset[str]) -> None:
+        super().__init__(f"paradox: {', '.join(sorted(provinces))} hold")
+        self.provinces = provinces
 
 
 class VariantRoute:
@@ -76,6 +93,13 @@ class VariantRoute:
     def failure(self, mv: Movement, prov: str) -> str:
         """How a failed move is reported: FAIL_BOUNCE, FAIL_VOID or FAIL_NO_ROUTE."""
         return FAIL_BOUNCE if self.open(mv, prov) else FAIL_NO_ROUTE
+
+    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+        """The route's own backup rule for a cycle of decisions that holds this mover, or
+        None for the resolver's (circular movement succeeds). :data:`PARADOX_HOLD`: of two
+        consistent answers take the one in which the mover moves; with none, the order
+        becomes a hold and the phase is adjudicated again."""
+        return None
 
 
 class _CallableRoute(VariantRoute):
@@ -240,7 +264,8 @@ class Movement:
             self._reset(old)
             self.result[key], self.state[key] = first, RESOLVED
             return first
-        self._backup(old)
+        # first=True (guessed False) and second=False: no consistent answer; else two
+        self._backup(old, key, consistent=not first)
         return self.resolve(key)
 
     def _reset(self, old: int) -> None:
@@ -248,10 +273,20 @@ class Movement:
             self.state[k] = UNRESOLVED
         del self.deps[old:]
 
-    def _backup(self, old: int) -> None:
-        """No or two consistent answers: circular movement, or a convoy paradox."""
+    def _backup(self, old: int, key: str, *, consistent: bool) -> None:
+        """No or two consistent answers: a variant's own rule, circular movement, or a
+        convoy paradox."""
         cycle = self.deps[old:]
         self._reset(old)
+        movers = [k for k in cycle if k in self.variant]
+        if not any(k in self.dest or isinstance(self.order[k], Convoy) for k in cycle):
+            movers = list(self.variant)  # the cycle ran through a variant route's questions
+        own = [k for k in movers if self.variant[k].on_paradox(self, k) == PARADOX_HOLD]
+        if own:
+            if not consistent:
+                raise VariantParadox(frozenset(own))
+            self.result[key], self.state[key] = self._moving_answer(key, own), RESOLVED
+            return
         fleets = [k for k in cycle if isinstance(self.order[k], Convoy)]
         if fleets:
             # Szykman (DATC 4.A.2): the convoying fleets of the paradox hold.
@@ -263,6 +298,21 @@ class Movement:
         for k in cycle:
             if self.state.get(k) != RESOLVED:
                 self.state[k] = UNRESOLVED
+
+    def _moving_answer(self, key: str, movers: list[str]) -> bool:
+        """Of the two consistent answers for ``key``, the one in which the variant
+        ``movers`` move: reach their destinations, else at least leave, else at least have
+        their route open (True on a tie)."""
+        scores: dict[bool, tuple[int, int, int]] = {}
+        for answer in (True, False):
+            state, result, deps, held = dict(self.state), dict(self.result), list(self.deps), set(self.paradox_held)
+            self.result[key], self.state[key] = answer, RESOLVED
+            arrive = sum(self.resolve(p) for p in movers)
+            leave = sum(self.leaves(p) for p in movers)
+            scores[answer] = (arrive, leave, sum(self.route_open(p) for p in movers))
+            self.state, self.result, self.paradox_held = state, result, held
+            self.deps[:] = deps  # in place: the resolve() frames below hold this list
+        return scores[True] >= scores[False]
 
     def adjudicate(self, key: str) -> bool:
         o = self.order[key]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .adjudicator import Movement
+from .adjudicator import Movement, VariantParadox
 from .adjustments import adjustments_due, resolve_adjustments
 from .map import Map
 from .options import Options
@@ -73,8 +73,15 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             doubled[prov] = [chosen.pop(prov), o]  # DATC 4.D.3: a unit ordered twice holds
     for hook in rules.movement_orders:  # variant rewrites (canal moves, the railway's limits)
         chosen = hook(m, position, chosen)  # type: ignore[assignment]
-    mv = Movement(m, position, chosen, rules.route_rules)
-    out = mv.run()
+    paradox: dict[str, Order] = {}  # variant orders a paradox turned into holds (reported void)
+    while True:
+        try:
+            out = Movement(m, position, chosen, rules.route_rules).run()
+            break
+        except VariantParadox as exc:  # e.g. tsr_paradox=hold: hold and adjudicate again
+            for prov in exc.provinces:
+                paradox[prov] = chosen[prov]
+                chosen[prov] = Hold(chosen[prov].unit)
 
     rank = m.power_rank
     results: list[OrderResult] = []
@@ -87,6 +94,8 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
         if order is None:
             order = Hold(unit)
+        elif prov in paradox:
+            order, notes = paradox[prov], (VOID,)
         elif type(order) is Move:
             if prov not in out.succeeded:
                 notes = (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)

@@ -37,10 +37,13 @@ to D along the path p1..pm (the stations strictly between):
   battle (``tsr_adjacent_swap=head_to_head``), or (``russian_swap``) a Russian unit swaps
   and a foreign one blocks the line: the army stays, holding with strength 1.
 
-All of this is decided inside the resolver's guess-and-check loop, so circular cases get
-the resolver's backup rule (the moves of a cycle succeed: "prefer the outcome in which the
-TSR army moves"). Results: a TSR army that stopped short is reported ``bounce`` with
-``OrderResult.stopped`` naming where it stopped; a voided one ``void``.
+All of this is decided inside the resolver's guess-and-check loop. A cycle of decisions
+that holds the TSR army gets the railway's backup rule (``tsr_paradox=hold``, through
+:meth:`VariantRoute.on_paradox`): of two consistent outcomes the one in which the TSR army
+moves (reaches D, else at least leaves S) is taken; with none, the TSR order is replaced by
+a hold and the whole phase adjudicated again (the order is reported ``void``). Results: a
+TSR army that stopped short is reported ``bounce`` with ``OrderResult.stopped`` naming where
+it stopped; a voided one ``void``.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, Movement, VariantRoute
+from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_HOLD, Movement, VariantRoute
 from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
 from ..orders import Hold, Move, MovementOrder, OrderError, Support
@@ -116,6 +119,7 @@ class Railway(VariantRoute):
         self.fail_stay = options["tsr_fail_at_destination"] == "stay"
         self.stop_in_standoff = bool(options["tsr_stop_in_standoff"])
         self.swap = str(options["tsr_adjacent_swap"])
+        self.paradox = str(options["tsr_paradox"])
 
     def _path(self, mv: Movement, prov: str) -> tuple[str, ...]:
         return self.line.path(prov, mv.dest[prov])
@@ -222,6 +226,9 @@ class Railway(VariantRoute):
 
     def failure(self, mv: Movement, prov: str) -> str:
         return FAIL_VOID if self._void(mv, prov) else FAIL_BOUNCE
+
+    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+        return PARADOX_HOLD if self.paradox == "hold" else None
 
 
 @register
