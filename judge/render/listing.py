@@ -96,13 +96,19 @@ def summary_text(
     )
 
 
+_DATE_LINE = re.compile(r"^Date:", re.MULTILINE)
+
+
 def history_text(ctx: GameContext, archived: Sequence[tuple[datetime | str, str, str]]) -> str:
     """``HISTORY``: each archived mail as a ``Date:`` line, at once the ``Subject:`` line,
-    a blank line and the body (mapper-compat item 2)."""
+    a blank line and the body (mapper-compat item 2). A body line starting with ``Date:``
+    (press quoting a mail) gets a ``>`` in front, as mbox quotes ``From``: a mapper would
+    read it, with a ``Subject: ... Results`` line after it, as another archived result."""
     entries = []
     for date, subject, body in archived:
         when = format_datetime(date.astimezone(ctx.tz)) if isinstance(date, datetime) else date
-        entries.append((when, subject, body.strip("\n")))
+        body = _DATE_LINE.sub(">Date:", body.strip("\n"))
+        entries.append((when, subject, body))
     return render("player/history.txt.j2", game=ctx.game, entries=entries)
 
 
