@@ -135,6 +135,7 @@ class Plan:
     phases: int = 0
     winners: tuple[str, ...] = ()
     mails: int = 0
+    features: set[str] = field(default_factory=set)
 
 
 def simulate(m: Map, seed: int, bully: str, cap: int = CAP_YEAR) -> Plan:
@@ -146,6 +147,8 @@ def simulate(m: Map, seed: int, bully: str, cap: int = CAP_YEAR) -> Plan:
         plan.mails += len(ordering_powers(m, pos))
         result = adjudicate(m, pos, parse_legal(m, pos, orders))
         plan.phases += 1
+        plan.features |= {type(r.order).__name__ for r in result.results} | {n for r in result.results for n in r.notes}
+        plan.features |= {"no retreat"} if any(not d.retreats for d in result.dislodged) else set()
         if result.winners:
             plan.winners = result.winners
             break
@@ -154,10 +157,12 @@ def simulate(m: Map, seed: int, bully: str, cap: int = CAP_YEAR) -> Plan:
 
 
 def choose_plan(m: Map, cap: int = CAP_YEAR) -> Plan:
-    """The shortest solo victory among a few seeds and aggressors (or seed 0 to the cap)."""
+    """Among a few seeds and aggressors, the solo victory with the most kinds of orders and
+    notes (convoys, retreats, disbands, removals, cuts, a unit destroyed for want of a
+    retreat...), then the fewest mails; seed 0 to the cap if none wins."""
     wins = [p for seed in range(6) for bully in ("Austria", "Germany", "Russia")
             if (p := simulate(m, seed, bully, cap)).winners]
-    return min(wins, key=lambda p: p.mails) if wins else Plan(0, "Austria")
+    return max(wins, key=lambda p: (len(p.features), -p.mails)) if wins else Plan(0, "Austria")
 
 
 # --- what the result mails must say (written from mapper-compat, not with judge.render) --------
@@ -458,5 +463,5 @@ def test_full_game_by_mail(live: LiveJudge) -> None:
     else:  # no solo by the cap: the master ends the game
         mails = live.mail(GM, f"signon m{GAME} gmpw\nterminate", expect=1 + EVERYONE)
         assert any("terminated" in m.body for m in mails)
-    print(f"\n{len(played.adjudications)} phases ({plan.bully}, seed {plan.seed}, "
-          f"winners {last.winners}) in {time.monotonic() - began:.1f}s")
+    print(f"\n{len(played.adjudications)} phases ({plan.bully}, seed {plan.seed}, winners {last.winners}, "
+          f"{sorted(plan.features)}) in {time.monotonic() - began:.1f}s")
