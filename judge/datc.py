@@ -19,7 +19,7 @@ from .engine.map import province_of
 from .engine.parser import parse_order
 from .engine.phase import RETREAT
 from .engine.position import Dislodged
-from .engine.retreats import RetreatRule
+from .engine.retreats import RetreatRoute, RetreatRule
 from .engine.rules import game_map, ruleset_for
 from .engine.validation import check_order
 from .maps import load_map
@@ -142,7 +142,9 @@ def _split_power(m: Map, line: str) -> tuple[str, str]:
     return power.name, rest.strip()
 
 
-def _prestate(m: Map, case: Case, retreat_rules: Iterable[RetreatRule] = ()) -> Position:
+def _prestate(
+    m: Map, case: Case, retreat_rules: Iterable[RetreatRule] = (), retreat_routes: Iterable[RetreatRoute] = ()
+) -> Position:
     phase = Phase.parse(case.phase) if case.phase else Phase.parse(m.start)
     if case.owners is None:
         owners = dict(initial_position(m).owners)
@@ -154,12 +156,13 @@ def _prestate(m: Map, case: Case, retreat_rules: Iterable[RetreatRule] = ()) -> 
     units = [_unit_line(m, line) for line in case.prestate]
     dislodged: list[Dislodged] = []
     if phase.kind == RETREAT:
-        dislodged = _retreat_setup(m, case, units, retreat_rules)
+        dislodged = _retreat_setup(m, case, units, retreat_rules, retreat_routes)
     return Position.build(phase, units, dislodged, owners)
 
 
 def _retreat_setup(
-    m: Map, case: Case, units: list[Unit], retreat_rules: Iterable[RetreatRule] = ()
+    m: Map, case: Case, units: list[Unit], retreat_rules: Iterable[RetreatRule] = (),
+    retreat_routes: Iterable[RetreatRoute] = (),
 ) -> list[Dislodged]:
     """Rebuild each dislodged unit's retreats from the previous movement's results, filtered
     by the variant's retreat rules (as the engine's ``retreat_options`` does)."""
@@ -191,7 +194,9 @@ def _retreat_setup(
         if attacker is not None and not attacker[1]:
             blocked = blocked | {attacker[0]}
         adj = m.army_adj if unit.type == "A" else m.fleet_adj
-        retreats: Iterable[str] = sorted(x for x in adj.get(unit.location, ()) if province_of(x) not in blocked)
+        after = {u.province: u for u in units}
+        near = set(adj.get(unit.location, ())) | {x for r in retreat_routes for x in r(m, unit, after)}
+        retreats: Iterable[str] = sorted(x for x in near if province_of(x) not in blocked)
         for rule in retreat_rules:
             retreats = rule(m, unit, retreats)
         retreats = tuple(retreats)
@@ -204,7 +209,7 @@ def run_case(case: Case) -> str | None:
     options = Options(case.options)
     m = game_map(load_map(case.variant), options)
     rules = ruleset_for(m, options)
-    position = _prestate(m, case, rules.retreat_rules)
+    position = _prestate(m, case, rules.retreat_rules, rules.retreat_routes)
     orders = []
     for line in case.orders:
         power, text = _split_power(m, line)

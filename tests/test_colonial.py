@@ -39,7 +39,7 @@ RULES = read_cases((HERE / "rules.txt").read_text(encoding="utf-8"))
 
 def test_the_case_files_hold_what_the_readme_lists() -> None:
     assert len(SEEDS) == 46 and len({c.name for c in SEEDS}) == 46
-    assert len(RULES) == 83 and len({c.name for c in RULES}) == 83
+    assert len(RULES) == 89 and len({c.name for c in RULES}) == 89
     for case in SEEDS + RULES:
         assert case.options.get("colonial_rules") in ("adjudicator", "moulmein"), case.name
 
@@ -283,10 +283,25 @@ def test_the_canal_move_is_illegal_in_the_adjudicator_reading() -> None:
         check_order(m, pos, parse_order(m, pos, "Turkey", "F med - red"))
 
 
-def test_supports_through_the_canal_are_refused_as_an_option() -> None:
-    m, opts = _board(colonial_rules="moulmein", suez_support_through="yes")
-    with pytest.raises(ValueError, match="not implemented"):
-        ruleset_for(m, opts)
+@pytest.mark.parametrize("through", [True, False])
+def test_supports_and_retreats_through_the_canal(through: bool) -> None:
+    m, opts = _board(colonial_rules="moulmein", suez_support_through=through)
+    units = [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "red"), Unit("Britain", "F", "red"),
+             Unit("France", "F", "ade"), Unit("France", "F", "goa")]
+    pos = Position.build(Phase.parse("S1870M"), [*units[:2], Unit("Turkey", "F", "med")])
+    own = parse_order(m, pos, "Turkey", "F red S F med")
+    if through:
+        check_order(m, pos, own)
+    else:
+        with pytest.raises(OrderError):
+            check_order(m, pos, own)
+    # a British fleet dislodged in the Red Sea, Egypt Turkish then British
+    for keeper in ("Turkey", "Britain"):
+        pos = Position.build(Phase.parse("S1870M"), [Unit(keeper, "A", "egy"), *units[2:]])
+        orders = [parse_order(m, pos, "France", t) for t in ("F goa - red", "F ade S F goa - red")]
+        result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
+        (dislodged,) = result.dislodged
+        assert ("med" in dislodged.retreats) == (through and keeper == "Britain")
 
 
 # -- paradoxes (tsr_paradox=hold, VariantRoute.on_paradox) ------------------------------

@@ -94,6 +94,16 @@ class VariantRoute:
         """How a failed move is reported: FAIL_BOUNCE, FAIL_VOID or FAIL_NO_ROUTE."""
         return FAIL_BOUNCE if self.open(mv, prov) else FAIL_NO_ROUTE
 
+    def carries_support(self, mv: Movement, supporter: str) -> bool:
+        """Does the support given from ``supporter`` reach its goal only through this route
+        (the Suez Canal with ``suez_support_through``)? Asked once, before resolution."""
+        return False
+
+    def support_open(self, mv: Movement, supporter: str) -> bool:
+        """For a support this route carries: is it allowed (given if not cut)? Otherwise
+        it is reported void."""
+        return True
+
     def on_paradox(self, mv: Movement, prov: str) -> str | None:
         """The route's own backup rule for a cycle of decisions that holds this mover, or
         None for the resolver's (circular movement succeeds). :data:`PARADOX_HOLD`: of two
@@ -153,6 +163,7 @@ class Movement:
         self.supporters: dict[str, list[str]] = {}  # supported province -> matching supporters
         self.void: set[str] = set()
         self.variant: dict[str, VariantRoute] = {}  # mover province -> its variant route
+        self.support_route: dict[str, VariantRoute] = {}  # supporter -> the route its support needs
         self.head_to_head: dict[str, str] = {}
         self.paradox_held: set[str] = set()
         self.state: dict[str, int] = {}
@@ -209,6 +220,10 @@ class Movement:
                         self.supporters.setdefault(o.target, []).append(prov)
                 else:
                     self.void.add(prov)
+                if ok:
+                    for via_route in self.route_rules.values():
+                        if via_route.carries_support(self, prov):
+                            self.support_route[prov] = via_route
         for prov in self.void:
             self.state[prov], self.result[prov] = RESOLVED, False
         for prov, d in self.dest.items():
@@ -351,6 +366,9 @@ class Movement:
 
     def _support_given(self, prov: str, o: Support) -> bool:
         power = o.unit.power
+        carrier = self.support_route.get(prov)
+        if carrier is not None and not carrier.support_open(self, prov):
+            return False
         for attacker in self.movers_to.get(prov, ()):
             if self.units[attacker].power == power:
                 continue
@@ -479,6 +497,7 @@ class Movement:
                 variant_void.add(prov)
             elif failure == FAIL_BOUNCE:
                 variant_bounce.add(prov)
+        variant_void |= {p for p, r in self.support_route.items() if not r.support_open(self, p)}
         dislodged: dict[str, str] = {}
         for prov in self.order:
             if prov in succeeded or prov in stopped:
@@ -488,7 +507,8 @@ class Movement:
                     dislodged[prov] = attacker
         cut = frozenset(
             p for p, o in self.order.items()
-            if isinstance(o, Support) and p not in self.void and not self.result[p] and p not in dislodged
+            if isinstance(o, Support) and p not in self.void and p not in variant_void and not self.result[p]
+            and p not in dislodged
         )
         no_route = frozenset(
             p for p in self.dest

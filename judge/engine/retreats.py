@@ -18,6 +18,9 @@ from .results import BOUNCE, DISBANDED, VOID, OrderResult
 
 #: A variant's filter on retreat destinations: ``(map, unit, candidates) -> allowed``.
 RetreatRule = Callable[[Map, Unit, Iterable[str]], Iterable[str]]
+#: A variant's retreat route beyond the borders: ``(map, unit, units after the movement) ->
+#: more candidate places`` (the Suez Canal for its owner with ``suez_support_through``).
+RetreatRoute = Callable[[Map, Unit, Mapping[str, Unit]], Iterable[str]]
 
 
 def retreat_options(
@@ -26,15 +29,18 @@ def retreat_options(
     occupied: set[str],
     outcome: MovementOutcome,
     rules: Iterable[RetreatRule] = (),
+    extra: Iterable[str] = (),
 ) -> tuple[str, ...]:
-    """The locations a unit dislodged in ``outcome`` may retreat to, in map order."""
+    """The locations a unit dislodged in ``outcome`` may retreat to, in map order;
+    ``extra``: places a variant route adds to its borders (:data:`RetreatRoute`)."""
     prov = unit.province
     attacker = outcome.dislodged.get(prov)
     blocked = set(occupied) | outcome.contested
     if attacker is not None and attacker not in outcome.by_convoy:
         blocked.add(attacker)
     adj = m.army_adj if unit.type == ARMY else m.fleet_adj
-    options: Iterable[str] = sorted(loc for loc in adj.get(unit.location, ()) if province_of(loc) not in blocked)
+    near = set(adj.get(unit.location, ())) | set(extra)
+    options: Iterable[str] = sorted(loc for loc in near if province_of(loc) not in blocked)
     for rule in rules:
         options = rule(m, unit, options)
     return tuple(options)

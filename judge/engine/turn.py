@@ -125,7 +125,8 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     destroyed: list[Unit] = []
     for prov in out.dislodged:
         unit = position.units[prov]
-        options = retreat_options(m, unit, occupied, out, rules.retreat_rules)
+        extra = [loc for route in rules.retreat_routes for loc in route(m, unit, units)]
+        options = retreat_options(m, unit, occupied, out, rules.retreat_rules, extra)
         dislodged.append(Dislodged(unit, options))
         if not options:
             destroyed.append(unit)

@@ -18,7 +18,7 @@ from ..map import Map
 from ..options import Options
 from ..orders import Move, MovementOrder, Support
 from ..position import Position
-from ..retreats import RetreatRule
+from ..retreats import RetreatRoute, RetreatRule
 
 #: Legality at entry of a move along a variant route: ``(map, position, move)``, raising
 #: :class:`~judge.engine.orders.OrderError` when the move cannot be valid.
@@ -48,6 +48,8 @@ class Ruleset:
       (validation, and ``movement_orders`` hooks that mark such moves with their ``via``).
     - ``support_checks``: supports a variant accepts although the borders do not allow them.
     - ``movement_orders``: rewrite the orders of a movement phase before it is adjudicated.
+    - ``retreat_routes``: retreat destinations beyond the borders (given the units after the
+      movement).
     """
 
     route_rules: Mapping[str, RouteRule | VariantRoute] = field(default_factory=dict)
@@ -59,6 +61,7 @@ class Ruleset:
     alt_routes: tuple[AltRoute, ...] = ()
     support_checks: tuple[SupportCheck, ...] = ()
     movement_orders: tuple[OrderHook, ...] = ()
+    retreat_routes: tuple[RetreatRoute, ...] = ()
 
 
 #: A rule module's contribution: (map, options) -> partial Ruleset fields, or None.
@@ -129,6 +132,7 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
     alt_routes: list[AltRoute] = []
     support_checks: list[SupportCheck] = []
     movement_orders: list[OrderHook] = []
+    retreat_routes: list[RetreatRoute] = []
     for contributor in _CONTRIBUTORS:
         part = contributor(m, options)
         if not part:
@@ -142,9 +146,11 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         alt_routes.extend(part.get("alt_routes", ()))
         support_checks.extend(part.get("support_checks", ()))
         movement_orders.extend(part.get("movement_orders", ()))
+        retreat_routes.extend(part.get("retreat_routes", ()))
     return Ruleset(
         route_rules, tuple(retreat_rules), calendar, centre_value, extra,
         move_checks, tuple(alt_routes), tuple(support_checks), tuple(movement_orders),
+        tuple(retreat_routes),
     )
 
 

@@ -20,8 +20,26 @@ province at the start:
   another move, or X's owner orders two canal moves (DATC titles 7.C.3-7.C.5).
 
 A permitted canal move is an ordinary move into the other sea, but never a head-to-head
-battle. The canal gives no border for supports, convoys or retreats. Without permission the
-move is reported ``void``.
+battle. Without permission the move is reported ``void``.
+
+``suez_support_through`` (spec row 18). ``no`` (default, vDip SUEZ.D1-D3): the canal gives
+no border for supports, convoys or retreats. ``yes`` (njudge's "permitted supports and owner
+retreats", read into this permission model):
+
+* *permitted supports*: a fleet in one sea may support a unit into, or holding in, the other
+  sea when X permits it. Only the *implicit* permission exists for supports (an explicit
+  permission names a move, ``F egy S F red - med``; njudge's dummy gateway unit has no order
+  of ours): the supporting fleet belongs to X's owner, X is there at the start and (with
+  ``suez_must_end_in_egypt``) at the end, X gives no explicit permission to another move,
+  and the implicit permission is used once: X's owner has exactly one canal use this phase
+  (canal moves and supports through the canal together, extending DATC title 7.C.5). A
+  permitted support is an ordinary support (it can be cut); one without permission is
+  reported ``void``. At entry a support through the canal needs an own unit in Egypt.
+* *owner retreats*: a fleet dislodged in one sea may also retreat to the other when the
+  unit standing in Egypt after the movement (not dislodged; possibly the unit that took it)
+  belongs to the fleet's owner. The usual limits apply (not where the attacker came from,
+  not to a standoff or occupied sea).
+* Convoys never pass the canal.
 """
 
 from __future__ import annotations
@@ -32,9 +50,9 @@ from typing import Any
 
 from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, Movement, VariantRoute
 from ..map import ARMY, FLEET, Map, province_of
-from ..options import OptionError, Options
+from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
-from ..position import Position
+from ..position import Position, Unit
 from . import register
 
 VIA = "canal"
@@ -49,26 +67,49 @@ class Canal(VariantRoute):
         self.adds_strength = bool(options["suez_permission_adds_strength"])
         self.must_end = bool(options["suez_must_end_in_egypt"])
         self.army_may_permit = bool(options["suez_army_may_permit_foreign"])
+        self.through = bool(options["suez_support_through"])
 
-    def permitted(self, mv: Movement, prov: str) -> bool:
-        keeper = mv.units.get(self.province)
-        if keeper is None:
+    def _keeper_stays(self, mv: Movement) -> bool:
+        if self.province not in mv.units:
             return False
-        fleet = mv.units[prov]
         if self.must_end:
             if mv.leaves(self.province):
                 return False
             if any(mv.resolve(a) for a in mv.movers_to.get(self.province, ())):
                 return False  # dislodged
+        return True
+
+    def _implicit(self, mv: Movement, prov: str) -> bool:
+        """X's owner's own fleet, X giving no explicit permission, one canal use only."""
+        keeper = mv.units[self.province]
+        if keeper.power != mv.units[prov].power:
+            return False
         given = mv.order[self.province]
         if isinstance(given, Support) and given.dest is not None and mv.variant.get(given.target) is self:
-            if given.target == prov and given.dest == mv.dest[prov]:
-                return keeper.type != ARMY or keeper.power == fleet.power or self.army_may_permit
-            return False  # an explicit permission for another move cancels the implicit one
-        if keeper.power != fleet.power:
+            return False  # an explicit permission for a canal move cancels the implicit one
+        uses = [p for p, r in mv.variant.items() if r is self] + [
+            p for p, r in mv.support_route.items() if r is self
+        ]
+        return sum(mv.units[p].power == keeper.power for p in uses) == 1  # only one implicit permission
+
+    def permitted(self, mv: Movement, prov: str) -> bool:
+        if not self._keeper_stays(mv):
             return False
-        own = [p for p, r in mv.variant.items() if r is self and mv.units[p].power == keeper.power]
-        return len(own) == 1  # only one implicit permission
+        keeper, fleet = mv.units[self.province], mv.units[prov]
+        given = mv.order[self.province]
+        if isinstance(given, Support) and given.target == prov and given.dest == mv.dest[prov]:
+            return keeper.type != ARMY or keeper.power == fleet.power or self.army_may_permit
+        return self._implicit(mv, prov)
+
+    def carries_support(self, mv: Movement, supporter: str) -> bool:
+        order = mv.order[supporter]
+        if not self.through or not isinstance(order, Support) or mv.units[supporter].type != FLEET:
+            return False
+        goal = province_of(order.dest if order.dest is not None else order.target)
+        return {supporter, goal} == set(self.seas)
+
+    def support_open(self, mv: Movement, supporter: str) -> bool:
+        return self._keeper_stays(mv) and self._implicit(mv, supporter)
 
     def open(self, mv: Movement, prov: str) -> bool:
         return self.permitted(mv, prov)
@@ -87,8 +128,7 @@ def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
     data = m.rules.get("canal")
     if not isinstance(data, Mapping) or options["suez_mode"] != "permission":
         return None
-    if options["suez_support_through"]:
-        raise OptionError("suez_support_through=yes (njudge's permitted supports) is not implemented.")
+    through = bool(options["suez_support_through"])
     province = str(data["province"]).lower()
     a, b = (str(s).lower() for s in data["seas"])
 
@@ -113,6 +153,27 @@ def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
             return False
         return keeper.type != ARMY or keeper.power == other.power or bool(options["suez_army_may_permit_foreign"])
 
+    def support_through(m: Map, position: Position, order: Support) -> bool:
+        """suez_support_through: a fleet in one sea supporting into the other, the canal
+        province holding a unit of the supporter's power (its implicit permission)."""
+        supporter, other = order.unit, position.units.get(order.target)
+        goal = order.dest if order.dest is not None else order.target
+        if not through or supporter.type != FLEET or other is None or {supporter.province, goal} != {a, b}:
+            return False
+        keeper = position.units.get(province)
+        if keeper is None or keeper.power != supporter.power:
+            return False
+        if order.dest is None:
+            return True
+        return m.reaches(other.type, other.location, order.dest) or is_canal_move(Move(other, order.dest))
+
+    def retreat(m: Map, unit: Unit, after: Mapping[str, Unit]) -> tuple[str, ...]:
+        """suez_support_through: the owner of the unit in Egypt retreats through the canal."""
+        keeper = after.get(province)
+        if not through or unit.type != FLEET or keeper is None or keeper.power != unit.power:
+            return ()
+        return {a: (b,), b: (a,)}.get(unit.province, ())
+
     def prepare(m: Map, position: Position, orders: Mapping[str, MovementOrder]) -> dict[str, MovementOrder]:
         out = dict(orders)
         for prov, o in orders.items():
@@ -124,6 +185,7 @@ def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
         "route_rules": {VIA: Canal(province, (a, b), options)},
         "move_checks": {VIA: check},
         "alt_routes": (route,),
-        "support_checks": (permission,),
+        "support_checks": (permission, support_through),
         "movement_orders": (prepare,),
+        "retreat_routes": (retreat,),
     }

@@ -80,8 +80,9 @@ _declare("suez_must_end_in_egypt", True, None,
 _declare("suez_army_may_permit_foreign", True, None,
          "an army in Egypt may permit another power's fleet (otherwise only its own, implicitly).")
 _declare("suez_support_through", False, None,
-         "supports through the canal (njudge). Only 'no' is implemented: the canal gives no "
-         "border for supports, convoys or retreats.")
+         "njudge's permitted supports and owner retreats: the owner of the unit in Egypt may "
+         "support from one sea into the other and retreat through the canal (no convoys). "
+         "Off: the canal gives no border for supports, convoys or retreats.")
 _declare("hong_kong_rule", False, None,
          "Hong Kong counts for every power but China; in China's hands it counts for nobody.")
 _declare("colonial_map", "seed000", ("seed000", "moulmein", "ah1994", "ah1996"),
