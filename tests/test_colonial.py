@@ -28,7 +28,8 @@ from judge.engine.options import option_specs
 from judge.engine.parser import parse_order
 from judge.engine.rules import Ruleset, game_map, map_options, ruleset_for
 from judge.engine.rules.colonial import READINGS
-from judge.engine.validation import check_order
+from judge.engine.validation import check_order, check_order_set
+from judge.game.orders import merge
 from judge.maps import load_map
 
 HERE = Path(__file__).parent / "colonial"
@@ -367,3 +368,29 @@ def test_the_tsr_paradox_case_reports_the_tsr_order_void() -> None:
     support = next(r for r in result.results if r.order.unit.province == "kra")  # type: ignore[union-attr]
     assert support.notes == ()  # the held army cuts nothing
     assert dict(result.next.units) == dict(pos.units)
+
+
+# -- two TSR orders at entry (tsr_multiple, spec 2.3 rule 3) ----------------------------
+
+
+@pytest.mark.parametrize("multiple, flagged", [("none", ["mos", "vla"]), ("first", ["vla"])])
+def test_check_order_set_flags_a_second_tsr_order(multiple: str, flagged: list[str]) -> None:
+    m, opts = _board(colonial_rules="moulmein", tsr_multiple=multiple)
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "vla")])
+    one = parse_order(m, pos, "Russia", "A mos TSR kra")
+    two = parse_order(m, pos, "Russia", "A vla TSR irk")
+    assert check_order_set(m, pos, [one], ruleset_for(m, opts)) == []
+    found = check_order_set(m, pos, [one, two], ruleset_for(m, opts))
+    assert [o.unit.province for o, _ in found] == flagged  # type: ignore[union-attr]
+    assert all("Only one army may use the Trans-Siberian Railroad each turn" in why for _, why in found)
+
+
+def test_the_order_reply_warns_of_a_second_tsr_order_and_keeps_both() -> None:
+    m, _ = _board(colonial_rules="moulmein")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "vla")])
+    first = merge(m, pos, "Russia", [], ["A mos TSR kra"])
+    assert first.errors == [] and first.lines == ["A mos TSR kra"]
+    second = merge(m, pos, "Russia", first.lines, ["A vla TSR irk"])
+    assert second.lines == ["A mos TSR kra", "A vla TSR irk"]  # stored: adjudication decides
+    assert [e.line for e in second.errors] == ["A vla TSR irk"]
+    assert "Trans-Siberian Railroad" in second.errors[0].message

@@ -26,7 +26,7 @@ from .position import Position, Unit
 if TYPE_CHECKING:
     from .rules import Ruleset
 
-__all__ = ["check_order", "convoy_routes"]
+__all__ = ["check_order", "check_order_set", "convoy_routes"]
 
 _PHASE_OF = {
     Hold: MOVEMENT, Move: MOVEMENT, Support: MOVEMENT, Convoy: MOVEMENT,
@@ -319,3 +319,17 @@ def check_order(m: Map, position: Position, order: Order) -> None:
         _check_support(m, position, order)
     elif isinstance(order, Convoy):
         _check_convoy(m, position, order)
+
+
+def check_order_set(
+    m: Map, position: Position, orders: list[Order], ruleset: Ruleset | None = None
+) -> list[tuple[Order, str]]:
+    """The orders of one power's set (each legal on its own, in the order given) that the
+    set as a whole makes ineffective, each with the message for the player; the variant's
+    ``Ruleset.order_set_checks`` decide (Colonial: one TSR order a turn, spec 2.3 rule 3).
+    A warning only: the orders stay, and adjudication treats them as its rules say."""
+    rules = ruleset if ruleset is not None else _rules(m)
+    out: list[tuple[Order, str]] = []
+    for check in rules.order_set_checks:
+        out.extend(check(m, position, orders))
+    return out

@@ -20,7 +20,7 @@ from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.rules import rules_of
-from ..engine.validation import check_order
+from ..engine.validation import check_order, check_order_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +84,7 @@ def merge(m: Map, position: Position, power: str, old: Sequence[str], new: Itera
     """Add ``new`` lines to the ``old`` set; see the module docstring."""
     entries: list[tuple[str, Order]] = read_lines(m, position, power, old)
     result = Merge(lines=[])
+    fresh: list[Order] = []
     for line in new:
         orders, errors = check_line(m, position, power, line)
         result.errors.extend(errors)
@@ -93,6 +94,11 @@ def merge(m: Map, position: Position, power: str, old: Sequence[str], new: Itera
                 entries = [(t, o) for t, o in entries if _key(o) != key]
             entries.append((line if len(orders) == 1 else _piece(m, order), order))
             result.accepted.append(line)
+            fresh.append(order)
+    if position.phase.kind == MOVEMENT:  # warnings on the whole set (Colonial: one TSR order a turn)
+        for order, message in check_order_set(m, position, [o for _, o in entries]):
+            if any(order is o for o in fresh):
+                result.errors.append(LineError(next(t for t, o in entries if o is order), message))
     if position.phase.kind == ADJUSTMENT:
         due = abs(adjustments_due(m, position, rules_of(m).centre_value).get(power, 0))
         if len(entries) > due:

@@ -16,7 +16,7 @@ from ..adjudicator import RouteRule, VariantRoute
 from ..calendar import STANDARD_CALENDAR, Calendar
 from ..map import Map
 from ..options import Options
-from ..orders import Move, MovementOrder, Support
+from ..orders import Move, MovementOrder, Order, Support
 from ..position import Position
 from ..retreats import RetreatRoute, RetreatRule
 
@@ -28,6 +28,9 @@ MoveCheck = Callable[[Map, Position, Move], None]
 AltRoute = Callable[[Map, Position, Move], "str | None"]
 #: Accepts a support the board's borders would refuse: ``(map, position, support) -> True``.
 SupportCheck = Callable[[Map, Position, Support], bool]
+#: Orders of one power's set the set as a whole makes ineffective, with a message:
+#: ``(map, position, orders) -> [(order, message)]`` (``validation.check_order_set``).
+OrderSetCheck = Callable[[Map, Position, "list[Order]"], "list[tuple[Order, str]]"]
 #: Rewrites a movement phase's orders (province -> order) before adjudication.
 OrderHook = Callable[[Map, Position, Mapping[str, MovementOrder]], dict[str, MovementOrder]]
 
@@ -50,6 +53,7 @@ class Ruleset:
     - ``movement_orders``: rewrite the orders of a movement phase before it is adjudicated.
     - ``retreat_routes``: retreat destinations beyond the borders (given the units after the
       movement).
+    - ``order_set_checks``: warnings on a power's whole order set at entry.
     """
 
     route_rules: Mapping[str, RouteRule | VariantRoute] = field(default_factory=dict)
@@ -62,6 +66,7 @@ class Ruleset:
     support_checks: tuple[SupportCheck, ...] = ()
     movement_orders: tuple[OrderHook, ...] = ()
     retreat_routes: tuple[RetreatRoute, ...] = ()
+    order_set_checks: tuple[OrderSetCheck, ...] = ()
 
 
 #: A rule module's contribution: (map, options) -> partial Ruleset fields, or None.
@@ -133,6 +138,7 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
     support_checks: list[SupportCheck] = []
     movement_orders: list[OrderHook] = []
     retreat_routes: list[RetreatRoute] = []
+    order_set_checks: list[OrderSetCheck] = []
     for contributor in _CONTRIBUTORS:
         part = contributor(m, options)
         if not part:
@@ -147,10 +153,11 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         support_checks.extend(part.get("support_checks", ()))
         movement_orders.extend(part.get("movement_orders", ()))
         retreat_routes.extend(part.get("retreat_routes", ()))
+        order_set_checks.extend(part.get("order_set_checks", ()))
     return Ruleset(
         route_rules, tuple(retreat_rules), calendar, centre_value, extra,
         move_checks, tuple(alt_routes), tuple(support_checks), tuple(movement_orders),
-        tuple(retreat_routes),
+        tuple(retreat_routes), tuple(order_set_checks),
     )
 
 

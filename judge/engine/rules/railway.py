@@ -11,6 +11,9 @@ plain move between two stations that do not border each other is read as a TSR m
 (``alt_routes``). A support may name the TSR move as a plain move (``A ore S A mos - oms``);
 the match is on the unit and the destination (``support_checks``).
 
+At entry of a power's order set (``order_set_checks``, ``validation.check_order_set``): a
+warning on each TSR order that will not go because of another (``tsr_multiple``).
+
 Before adjudication (``movement_orders``): TSR orders that could not be valid become holds
 (orders entered by a GM or as defaults), and with several TSR orders all hold
 (``tsr_multiple=none``) or only the first given goes (``first``).
@@ -55,7 +58,7 @@ from typing import Any
 from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_HOLD, Movement, VariantRoute
 from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
-from ..orders import Hold, Move, MovementOrder, OrderError, Support
+from ..orders import Hold, Move, MovementOrder, Order, OrderError, Support
 from ..position import Position
 from . import register
 
@@ -279,11 +282,25 @@ def railway_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
                     out[prov] = Hold(orders[prov].unit)
         return out
 
+    def one_a_turn(m: Map, position: Position, orders: list[Order]) -> list[tuple[Order, str]]:
+        """At entry (spec 2.3 rule 3): several TSR orders in one set. With ``none`` every
+        one is flagged (all will hold); with ``first`` those after the first."""
+        tsr = [o for o in orders if isinstance(o, Move) and (
+            o.via == VIA or (o.via is None and options["tsr_implicit"] and implicit(m, position, o)))]
+        if len(tsr) < 2:
+            return []
+        if options["tsr_multiple"] == "first":
+            why = f"Only one army may use the {line.name} each turn: only the first TSR order counts."
+            return [(o, why) for o in tsr[1:]]
+        why = f"Only one army may use the {line.name} each turn: with {len(tsr)} TSR orders all hold."
+        return [(o, why) for o in tsr]
+
     contribution: dict[str, Any] = {
         "route_rules": {VIA: Railway(line, options)},
         "move_checks": {VIA: check},
         "support_checks": (support,),
         "movement_orders": (prepare,),
+        "order_set_checks": (one_a_turn,),
     }
     if options["tsr_implicit"]:
         contribution["alt_routes"] = (implicit,)
