@@ -72,8 +72,9 @@ def test_deadline_set_and_passed(live: LiveJudge) -> None:
     bad = live.reply(GM, "signon Merr gmpw\nset deadline someday soon")
     assert bad.subject.endswith("[Error Flag]")
     soon = (datetime.now(UTC) + timedelta(seconds=3)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    mails = live.mail(GM, f"signon Merr gmpw\nset deadline {soon}", expect=1 + 8)
+    mails = live.mail(GM, f"signon Merr gmpw\nset deadline {soon}\nset grace 0", expect=1 + 8 + 8)
     assert any("Deadline for 'err' set to" in m.body for m in mails)
+    assert any("Grace period for 'err' changed to" in m.body for m in mails)
     results = live.collect(8, timeout=15)
     assert all(m.subject == "E2E:err - S1901M Results" for m in results)
     assert live.phase("err") == "F1901M"

@@ -85,7 +85,7 @@ def _listing(state: MailState, game: Game) -> render.Listing:
         ("Status", game.status.capitalize()),
         ("Winning Centers", str(b.m.victory)),
     ]
-    return render.Listing(position, game.deadline, None, params, rows, waiting)
+    return render.Listing(position, game.deadline, game.grace_end, params, rows, waiting)
 
 
 @handles(c.SUMMARY)

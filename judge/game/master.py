@@ -1,5 +1,5 @@
-"""The master's commands: PROCESS, SET DEADLINE, SET OPTION, PAUSE, RESUME, TERMINATE,
-EJECT."""
+"""The master's commands: PROCESS, SET OPTION, PAUSE, RESUME, TERMINATE, EJECT (the clock
+commands are in :mod:`.clock`, the press settings in :mod:`.press`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from ..engine import OptionError, Options, Phase, PhaseError
 from ..mail import commands as c
 from ..mail.commands import Command
 from ..store.games import ACTIVE, EJECTED, FINISHED, FORMING, MASTER, PAUSED, TERMINATED, Player
-from . import notices, processing
+from . import grace, notices, processing
 from .board import board_of
-from .deadlines import DeadlineError, default_deadline, parse_deadline, zone
 from .service import MailState, handles, need_master
 
 log = logging.getLogger(__name__)
@@ -38,25 +37,6 @@ def process(state: MailState, cmd: Command) -> None:
     processing.advance(state.session, state.config, game, state.now)
     state.touched = True
     state.say(notices.processed_text(state.config, game, done))
-
-
-@handles(c.SET_DEADLINE)
-def set_deadline(state: MailState, cmd: Command) -> None:
-    if need_master(state, cmd):
-        return
-    game = state.game
-    assert game is not None
-    if game.status not in (ACTIVE, PAUSED):
-        state.error(cmd, "The game has no deadline to set: it has not started or is over.")
-        return
-    try:
-        game.deadline = parse_deadline(cmd.text, state.now, zone(state.config.timezone))  # type: ignore[attr-defined]
-    except DeadlineError as exc:
-        state.error(cmd, str(exc))
-        return
-    state.touched = True
-    notices.deadline_changed(state.session, state.config, game)
-    state.say(notices.deadline_text(state.config, game, state.now))
 
 
 @handles(c.SET_OPTION)
@@ -101,13 +81,13 @@ def change_state(state: MailState, cmd: Command) -> None:
             return
         game.status, change = ACTIVE, "resumed"
         if game.deadline is None or game.deadline <= state.now:
-            game.deadline = default_deadline(state.now, game.hours_for(board_of(game).phase.kind))
+            grace.start_clock(game, state.now, board_of(game).phase.kind)
     else:
         if game.status in (FINISHED, TERMINATED):
             state.error(cmd, f"Game '{game.name}' is already over.")
             return
         game.status, change = TERMINATED, "terminated"
-        game.deadline = None
+        grace.stop_clock(game)
     state.touched = True
     log.info("game %s %s by its master", game.name, change)
     notices.state_changed(state.session, state.config, game, change)

@@ -120,7 +120,7 @@ def state_changed(session: Any, config: Any, game: Game, change: str) -> None:
 
 def deadline_changed(session: Any, config: Any, game: Game) -> None:
     assert game.deadline is not None
-    mail = rn.deadline_changed_mail(game_ctx(config, game), game.deadline)
+    mail = rn.deadline_changed_mail(game_ctx(config, game), game.deadline, game.grace_end)
     send(session, everyone(game), mail, game, "notice")
 
 
@@ -192,8 +192,10 @@ def processed_text(config: Any, game: Game, done: str) -> str:
 def deadline_text(config: Any, game: Game, now: datetime) -> str:
     assert game.deadline is not None
     ctx = game_ctx(config, game)
+    end = game.grace_end
     return render("game/deadline_set.txt.j2", game=game.name, deadline=ctx.when(game.deadline),
-                  left=time_left(game.deadline, now))
+                  left=time_left(game.deadline, now), grace=ctx.when(end) if end else None,
+                  grace_left=time_left(end, now) if end and end > now else None)
 
 
 def option_text(game: Game, name: str, value: object) -> str:

@@ -1,11 +1,15 @@
 """Processing a phase: at its deadline, when every order is in, or when the master says so.
 
-:func:`process_game` is what the scheduler calls at a deadline. It locks the game's row
-(``SELECT ... FOR UPDATE``; on SQLite the write transaction already excludes others) and
-re-checks the deadline under the lock, so two judge processes sharing one database process
-a phase once. :func:`advance` does the work: the engine adjudicates the stored orders, the
-phase is recorded, the next phase and its deadline are stored and the result mail is queued,
-all in the caller's transaction.
+:func:`process_game` is what the scheduler calls when :func:`pending_deadlines` says a game
+is due (its deadline, or the end of its grace once the late notice went out; see
+:mod:`judge.game.grace`). It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the
+write transaction already excludes others) and re-checks the clock under the lock, so two
+judge processes sharing one database process a phase (or send its late notice) once. At the
+deadline it processes if every order is in, otherwise it sends the late notice; at the end
+of grace it processes whatever is in. :func:`advance` does the work: the engine adjudicates
+the stored orders, the phase is recorded, missed orders are counted, draw votes are cleared,
+the next phase and its deadline are stored and the result mail is queued, all in the
+caller's transaction.
 """
 
 from __future__ import annotations
@@ -30,50 +34,50 @@ from ..store.games import (
     members,
     order_sets,
 )
-from . import notices, orders
+from . import announce, grace, notices, orders
 from .board import board_of, store_position
-from .deadlines import default_deadline
 
 log = logging.getLogger(__name__)
 
 
 def pending_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(game, deadline) for every active game waiting for a deadline."""
+    """(game, moment) for every active game: when the judge must next look at it (its
+    deadline, or the end of grace once the phase's late notice has gone out)."""
     return games_with_deadlines(session)
 
 
 def process_game(session: Session, config: Any, game: str, now: datetime) -> bool:
-    """Process ``game`` if its deadline has come; True if a phase was processed."""
+    """Act on ``game`` if it is due: process its phase (all orders in, or grace over) or
+    send the phase's late notice. True if either happened (mail was queued)."""
     row = find_game(session, game, lock=True)
     if row is None or row.status != ACTIVE or row.deadline is None or row.deadline > now:
         return False
-    advance(session, config, row, now)
+    late = grace.late_players(session, row)
+    if not late or not grace.in_grace(row, now):
+        advance(session, config, row, now)
+        return True
+    if row.late_notice_sent:
+        return False
+    row.late_notice_sent = True
+    announce.late(session, config, row, late)
+    log.info("game %s: %s late for %s; grace ends %s", row.name, ", ".join(p.power or "" for p in late),
+             row.phase, row.grace_end)
     return True
 
 
-def is_ready(session: Session, game: Game) -> bool:
-    """True when every power with a player has complete orders and nobody waits."""
+def is_ready(session: Session, game: Game, now: datetime) -> bool:
+    """True when every power with a player has complete orders and, before the deadline,
+    nobody has SET WAIT."""
     if game.status != ACTIVE or game.phase is None:
         return False
-    people = members(game)
-    if any(p.wait for p in people):
+    if not grace.past_deadline(game, now) and any(p.wait for p in members(game)):
         return False
-    b = board_of(game)
-    need = orders.required(b.m, b.position)
-    stored = order_sets(session, game, game.phase)
-    played = {p.power for p in people if p.role == PLAYER and p.power}
-    for power in need:
-        if power not in played:
-            continue
-        lines = stored[power].lines if power in stored else []
-        if not orders.is_complete(b.m, b.position, power, lines):
-            return False
-    return True
+    return not grace.late_players(session, game)
 
 
 def process_ready(session: Session, config: Any, game: Game, now: datetime) -> bool:
     """Process at once if :func:`is_ready`; True if a phase was processed."""
-    if not is_ready(session, game):
+    if not is_ready(session, game, now):
         return False
     advance(session, config, game, now)
     return True
@@ -83,6 +87,7 @@ def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
     """Adjudicate the current phase with the stored orders and move the game on."""
     b = board_of(game)
     assert game.phase is not None
+    missed = grace.count_missed(session, game, now)
     stored = order_sets(session, game, game.phase)
     lines = {power: list(o.lines) for power, o in stored.items()}
     result = adjudicate(b.m, b.position, orders.orders_of(b.m, b.position, lines), b.options, b.rules)
@@ -95,19 +100,21 @@ def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
     game.seq = seq + 1
     for p in members(game):
         p.wait = False
+        p.draw_vote = False
     _eliminate(game, b.m, nxt)
     game_over = None
     if result.winners:
         game.status = FINISHED
         game.winners = list(result.winners)
-        game.deadline = None
+        grace.stop_clock(game)
         game_over = notices.game_over_text(game, result.winners)
     else:
-        game.deadline = default_deadline(now, game.hours_for(nxt.phase.kind))
+        grace.start_clock(game, now, nxt.phase.kind)
     session.flush()
     record.results = notices.results(session, config, game, result, seq, game.deadline, game_over)
-    log.info("game %s: processed %s (#%d) -> %s%s", game.name, b.phase.code, seq, nxt.phase.code,
-             f", won by {', '.join(result.winners)}" if result.winners else "")
+    log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, b.phase.code, seq, nxt.phase.code,
+             f", won by {', '.join(result.winners)}" if result.winners else "",
+             f", missed by {', '.join(missed)}" if missed else "")
 
 
 def _eliminate(game: Game, m: Any, position: Any) -> None:

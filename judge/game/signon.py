@@ -24,7 +24,7 @@ from ..store.games import (
 from . import notices
 from .assign import PreferenceError, assign, read_preferences, seed_for
 from .board import store_position
-from .deadlines import default_deadline
+from .grace import start_clock
 from .service import MailState, handles, need_signon
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ def start_if_full(state: MailState) -> None:
     store_position(game, m, position)
     game.status = ACTIVE
     game.seq = 1
-    game.deadline = default_deadline(state.now, game.hours_for(position.phase.kind))
+    start_clock(game, state.now, position.phase.kind)
     state.session.flush()
     notices.start_mails(state.session, state.config, game, position)
     log.info("game %s started; deadline %s", game.name, game.deadline)

@@ -24,13 +24,17 @@ CREATE, SIGNON, OBSERVE, SIGNOFF = "CREATE", "SIGNON", "OBSERVE", "SIGNOFF"
 ORDER, PRESS, BROADCAST, RESIGN = "ORDER", "PRESS", "BROADCAST", "RESIGN"
 SET_WAIT, SET_NOWAIT, SET_PREFERENCE = "SET WAIT", "SET NOWAIT", "SET PREFERENCE"
 SET_DEADLINE, SET_OPTION, SET_OTHER = "SET DEADLINE", "SET OPTION", "SET"
+SET_GRACE, SET_MOVES, SET_RETREATS, SET_BUILDS = "SET GRACE", "SET MOVES", "SET RETREATS", "SET BUILDS"
+SET_DRAW, SET_NODRAW = "SET DRAW", "SET NODRAW"
+SET_PRESS, SET_PARTIAL, SET_NOPARTIAL = "SET PRESS", "SET PARTIAL", "SET NOPARTIAL"
 PROCESS, PAUSE, RESUME, TERMINATE, EJECT = "PROCESS", "PAUSE", "RESUME", "TERMINATE", "EJECT"
 UNKNOWN, STRAY_END = "UNKNOWN", "STRAY END"
 
 #: Commands that sign the sender on (at most one per mail, as njudge has it).
 SIGNON_VERBS = frozenset({CREATE, SIGNON, OBSERVE})
 #: Commands a master may give after signing on.
-MASTER_VERBS = frozenset({PROCESS, PAUSE, RESUME, TERMINATE, EJECT, SET_DEADLINE, SET_OPTION})
+MASTER_VERBS = frozenset({PROCESS, PAUSE, RESUME, TERMINATE, EJECT, SET_DEADLINE, SET_OPTION, SET_GRACE,
+                          SET_MOVES, SET_RETREATS, SET_BUILDS, SET_PRESS, SET_PARTIAL, SET_NOPARTIAL})
 
 # First words (spaces removed, upper case) -> verb. Longer keys are tried first.
 _SIMPLE = {
@@ -44,8 +48,12 @@ _SIMPLE = {
 _SET = {
     "WAIT": SET_WAIT, "NOWAIT": SET_NOWAIT, "PREFERENCE": SET_PREFERENCE,
     "PREFERENCES": SET_PREFERENCE, "PREF": SET_PREFERENCE, "DEADLINE": SET_DEADLINE,
-    "OPTION": SET_OPTION, "OPTIONS": SET_OPTION,
+    "OPTION": SET_OPTION, "OPTIONS": SET_OPTION, "GRACE": SET_GRACE,
+    "MOVES": SET_MOVES, "MOVE": SET_MOVES, "RETREATS": SET_RETREATS, "RETREAT": SET_RETREATS,
+    "BUILDS": SET_BUILDS, "BUILD": SET_BUILDS, "ADJUST": SET_BUILDS,
 }
+#: ``SET`` words whose own name is the argument (``SET GREY`` -> verb SET PRESS, text GREY).
+_SET_SELF = frozenset({SET_PRESS})
 _PRESS_END = frozenset({"ENDPRESS", "ENDBROADCAST", "SIGNOFF"})
 _JOINED = re.compile(r"^(SIGN|END|SEND)\s+(ON|OFF|PRESS|BROADCAST|ME)\b", re.IGNORECASE)
 
@@ -86,10 +94,12 @@ def _classify(line: str) -> tuple[str, str] | None:
     if word == "SET":
         sub, _, tail = rest.partition(" ")
         key = sub.upper()
-        if key == "NO" and tail.strip().upper().split()[:1] == ["WAIT"]:
-            return SET_NOWAIT, ""
+        if key == "NO" and tail.strip():
+            nxt, _, tail = tail.strip().partition(" ")
+            key = "NO" + nxt.upper()
         if key in _SET:
-            return _SET[key], tail.strip()
+            verb = _SET[key]
+            return verb, (key if verb in _SET_SELF else tail.strip())
         return SET_OTHER, rest
     verb = _SIMPLE.get(word)
     if verb is None:

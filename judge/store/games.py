@@ -10,6 +10,14 @@ Default deadlines (hours from the moment a phase starts), close to njudge's defa
 ``next 71`` for moves and ``next 23`` for retreats and adjustments, rounded to whole days:
 movement 72 h, retreats 24 h, adjustments 24 h. A master changes the current deadline with
 ``SET DEADLINE``; the per-kind hours are game settings.
+
+Grace (njudge ``grace 167`` for moves, ``71`` otherwise, rounded): a phase whose orders are
+not all in at its deadline waits until ``grace`` (deadline + 168 h for movement, + 72 h for
+retreats and adjustments); ``late_notice_sent`` records that this phase's late notice went
+out. ``Player.nmr_count`` counts the phases a player let pass the deadline without complete
+orders; ``Player.draw_vote`` is a vote for a draw in the current phase. ``press`` is
+``white``, ``grey``, ``white/grey`` (both, white by default), ``grey/white`` or ``none``;
+``partial_press`` allows press to some powers.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ PLAYER, OBSERVER, MASTER = "player", "observer", "master"
 RESIGNED, EJECTED, ELIMINATED = "resigned", "ejected", "eliminated"
 
 DEFAULT_HOURS = {"M": 72.0, "R": 24.0, "B": 24.0}
+DEFAULT_GRACE_HOURS = {"M": 168.0, "R": 72.0, "B": 72.0}
 
 
 class Game(Base):
@@ -56,7 +65,13 @@ class Game(Base):
     moves_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["M"])
     retreats_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["R"])
     builds_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["B"])
+    moves_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["M"])
+    retreats_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["R"])
+    builds_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["B"])
+    grace: Mapped[datetime | None] = mapped_column(default=None)
+    late_notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
     press: Mapped[str] = mapped_column(String(16), default="white")
+    partial_press: Mapped[bool] = mapped_column(Boolean, default=True)
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
@@ -68,6 +83,23 @@ class Game(Base):
     def hours_for(self, kind: str) -> float:
         """Deadline hours for a phase kind (``M``/``R``/``B``)."""
         return {"M": self.moves_hours, "R": self.retreats_hours}.get(kind, self.builds_hours)
+
+    def grace_for(self, kind: str) -> float:
+        """Grace hours after the deadline for a phase kind (``M``/``R``/``B``)."""
+        return {"M": self.moves_grace, "R": self.retreats_grace}.get(kind, self.builds_grace)
+
+    @property
+    def grace_end(self) -> datetime | None:
+        """When the grace of the current phase ends (never before the deadline)."""
+        if self.deadline is None:
+            return None
+        return self.deadline if self.grace is None or self.grace < self.deadline else self.grace
+
+    @property
+    def next_due(self) -> datetime | None:
+        """The next moment the judge must act: the deadline, or the end of grace once the
+        late notice has gone out."""
+        return self.grace_end if self.late_notice_sent else self.deadline
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.status}, {self.phase})"
@@ -87,6 +119,8 @@ class Player(Base):
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     preferences: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default="active")
+    nmr_count: Mapped[int] = mapped_column(Integer, default=0)
+    draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="players")
@@ -176,10 +210,14 @@ def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
 
 
 def games_with_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(name, deadline) of every active game with a deadline, soonest first."""
-    stmt = (
-        select(Game.name, Game.deadline)
-        .where(Game.status == ACTIVE, Game.deadline.is_not(None))
-        .order_by(Game.deadline)
+    """(name, next moment due) of every active game with a deadline, soonest first: the
+    deadline, or the end of grace once the phase's late notice went out."""
+    stmt = select(Game.name, Game.deadline, Game.grace, Game.late_notice_sent).where(
+        Game.status == ACTIVE, Game.deadline.is_not(None)
     )
-    return [(name, deadline) for name, deadline in session.execute(stmt) if deadline is not None]
+    due: list[tuple[str, datetime]] = []
+    for name, deadline, grace, late in session.execute(stmt):
+        if deadline is None:
+            continue
+        due.append((name, max(deadline, grace) if late and grace is not None else deadline))
+    return sorted(due, key=lambda item: item[1])
