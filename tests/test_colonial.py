@@ -175,29 +175,44 @@ def test_validation_refuses_a_chinese_build_hong_kong_does_not_pay_for() -> None
 # -- calendar -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("calendar", "labels"), [
-    ("whole_year", ["Movement for 1870", "Movement for 1871", "Retreats for 1871", "Adjustments for 1871",
-                    "Movement for 1872"]),
-    ("standard", ["Movement for Spring of 1870", "Movement for Fall of 1870", "Retreats for Fall of 1870",
-                  "Adjustments for Winter of 1870", "Movement for Spring of 1871"]),
-    ("even_years", ["Movement for Spring of 1870", "Movement for Fall of 1870", "Retreats for Fall of 1870",
-                    "Adjustments for 1871", "Movement for Spring of 1872"]),
+@pytest.mark.parametrize(("calendar", "codes", "titles"), [
+    ("whole_year", ["S1870M", "F1871M", "F1871B", "S1872M", "F1873M", "S1874M"],
+     ["Movement for Spring of 1870", "Movement for Fall of 1871", "Adjustments for Winter of 1871",
+      "Movement for Spring of 1872", "Movement for Fall of 1873", "Movement for Spring of 1874"]),
+    ("standard", ["S1870M", "F1870M", "F1870B", "S1871M", "F1871M", "S1872M"],
+     ["Movement for Spring of 1870", "Movement for Fall of 1870", "Adjustments for Winter of 1870",
+      "Movement for Spring of 1871", "Movement for Fall of 1871", "Movement for Spring of 1872"]),
+    ("even_years", ["S1870M", "F1870M", "F1871B", "S1872M", "F1872M", "S1874M"],
+     ["Movement for Spring of 1870", "Movement for Fall of 1870", "Adjustments for Winter of 1871",
+      "Movement for Spring of 1872", "Movement for Fall of 1872", "Movement for Spring of 1874"]),
 ])
-def test_calendar_labels(calendar: str, labels: list[str]) -> None:
+def test_calendar_codes_and_names(calendar: str, codes: list[str], titles: list[str]) -> None:
+    """Two years of a calendar: with builds after the first, none after the second. The
+    code carries the year players read, and the names keep "<Season> of <year>" for mappers."""
     m, opts = _board(colonial_calendar=calendar)
     cal = ruleset_for(m, opts).calendar
-    phases = ["S1870M", "F1870M", "F1870R", "F1870B", "S1871M"]
-    assert [cal.phase_title(Phase.parse(p)) for p in phases] == labels
+    spring = Phase.parse("S1870M")
+    fall = cal.next_movement(spring)
+    builds = cal.adjustment_phase(fall)
+    spring2 = cal.next_movement(builds)
+    fall2 = cal.next_movement(spring2)
+    spring3 = cal.next_movement(fall2)  # no adjustments this time
+    phases = [spring, fall, builds, spring2, fall2, spring3]
+    assert [p.code for p in phases] == codes
+    assert [cal.phase_title(p) for p in phases] == titles
 
 
-def test_whole_year_is_the_adjudicator_default_and_keeps_internal_seasons() -> None:
+def test_whole_year_is_the_adjudicator_default_and_a_game_counts_its_years() -> None:
     m, opts = _board(colonial_rules="adjudicator")
-    cal = ruleset_for(m, opts).calendar
-    assert cal.season_name(Phase.parse("F1871M")) == "1873"
-    assert cal.long_name(Phase.parse("S1870M")) == "1870 Movement"
-    assert cal.next_movement(Phase.parse("F1870B")) == Phase.parse("S1871M")
+    rules = ruleset_for(m, opts)
+    pos = initial_position(m)
+    spring = adjudicate(m, pos, [], opts, rules)
+    assert spring.next.phase.code == "F1871M"
+    fall = adjudicate(m, spring.next, [], opts, rules)
+    assert fall.next.phase.code in ("F1871B", "S1872M")
     m, opts = _board(colonial_rules="moulmein")
-    assert ruleset_for(m, opts).calendar.season_name(Phase.parse("S1870M")) == "Spring of 1870"
+    rules = ruleset_for(m, opts)
+    assert adjudicate(m, initial_position(m), [], opts, rules).next.phase.code == "F1870M"
 
 
 # -- order forms and results ----------------------------------------------------------

@@ -24,7 +24,9 @@ def test_colonial_game_starts_and_processes(live: LiveJudge) -> None:
     results = [m for m in mails if m.subject.endswith("S1870M Results")]
     assert len(results) == EVERYONE
     assert "China: Army Peking HOLD." in results[0].body
-    assert live.phase("col") == "F1870M"
+    # the adjudicator reading's calendar: every movement turn is a year (seed 000)
+    assert live.phase("col") == "F1871M"
+    assert "The next phase of 'col' will be Movement for Fall of 1871." in results[0].body
 
 
 def test_colonial_railway(live: LiveJudge) -> None:

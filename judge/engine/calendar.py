@@ -21,6 +21,10 @@ class Calendar:
             return Phase(phase.year, FALL, MOVEMENT)
         return Phase(phase.year + 1, SPRING, MOVEMENT)
 
+    def adjustment_phase(self, phase: Phase) -> Phase:
+        """The adjustment phase that follows the season of ``phase`` (which closes a year)."""
+        return Phase(phase.year, FALL, ADJUSTMENT)
+
     def closes_year(self, phase: Phase) -> bool:
         """True if centres change hands (and adjustments follow) after this season."""
         return phase.season == FALL

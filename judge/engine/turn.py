@@ -26,7 +26,7 @@ from .orders import (
     Support,
     Waive,
 )
-from .phase import ADJUSTMENT, MOVEMENT, RETREAT, Phase
+from .phase import MOVEMENT, RETREAT, Phase
 from .position import Dislodged, Position, Unit
 from .results import BOUNCE, CUT, DISLODGED, NO_CONVOY, VOID, Adjudication, OrderResult
 from .retreats import resolve_retreats, retreat_options
@@ -190,7 +190,7 @@ def _close_season(
             new_owners[prov] = unit.power
     changed = new_owners != dict(owners)
     winners = victors(m, new_owners, rules)
-    adjust = Position(Phase(phase.year, phase.season, ADJUSTMENT), units, {}, new_owners)
+    adjust = Position(cal.adjustment_phase(phase), units, {}, new_owners)
     if adjustments_due(m, adjust, centre_value=rules.centre_value):
         return adjust, winners, changed
     return Position(cal.next_movement(adjust.phase), units, {}, new_owners), winners, changed

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..calendar import STANDARD_CALENDAR, Calendar
+from ..calendar import Calendar
 from ..map import Map, province_of
 from ..options import PRESETS, Options, OptionSpec, declare
-from ..phase import ADJUSTMENT, FALL, KIND_NAMES, MOVEMENT, RETREAT, SEASON_NAMES, Phase
+from ..phase import ADJUSTMENT, FALL, MOVEMENT, SPRING, Phase
 from . import register, register_map_edit
 
 MAPS = ("colonial",)
@@ -189,32 +189,31 @@ def colonial_board(m: Map, options: Options) -> Map:
 
 
 class LabelledCalendar(Calendar):
-    """Standard seasons inside; the phase names players read follow ``label``."""
+    """Spring and Fall seasons inside, numbered the way a calendar reading counts years.
+
+    The year a phase carries is the year players read, in its code (``F1871M``) and its
+    name (``Fall of 1871``), so that the subject line, the ``:: Deadline:`` line and the
+    phase headers agree and mapping tools still find "<Season> of <year>":
+
+    - ``whole_year`` (seed 000): every movement turn is a year of its own: Spring of 1870,
+      Fall of 1871 (then retreats and the builds of the odd year, Winter of 1871), Spring of
+      1872, Fall of 1873...
+    - ``even_years``: Spring and Fall of 1870, the builds in Winter of 1871, then Spring of
+      1872: play on even years, build on odd years.
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def label(self, phase: Phase) -> str:
-        """The season-and-year words of a phase (``1871``, ``Spring of 1870``)."""
-        y = phase.year
-        if self.name == "whole_year":  # each movement turn is a year; builds after odd ones
-            return str(2 * y - 1870 + (0 if phase.season != FALL else 1))
-        if self.name == "even_years":  # play on even years, build on odd years
-            label_year = 2 * y - 1870
-            if phase.kind == ADJUSTMENT:
-                return str(label_year + 1)
-            return f"{SEASON_NAMES[phase.season]} of {label_year}"
-        return STANDARD_CALENDAR.season_name(phase)
+    def next_movement(self, phase: Phase) -> Phase:
+        if phase.kind == ADJUSTMENT:
+            return Phase(phase.year + 1, SPRING, MOVEMENT)
+        if phase.season == SPRING:
+            return Phase(phase.year + 1 if self.name == "whole_year" else phase.year, FALL, MOVEMENT)
+        return Phase(phase.year + (1 if self.name == "whole_year" else 2), SPRING, MOVEMENT)
 
-    def season_name(self, phase: Phase) -> str:
-        return self.label(phase)
-
-    def phase_title(self, phase: Phase) -> str:
-        kind = {MOVEMENT: "Movement", RETREAT: "Retreats", ADJUSTMENT: "Adjustments"}[phase.kind]
-        return f"{kind} for {self.label(phase)}"
-
-    def long_name(self, phase: Phase) -> str:
-        return f"{self.label(phase).replace(' of ', ' ')} {KIND_NAMES[phase.kind]}"
+    def adjustment_phase(self, phase: Phase) -> Phase:
+        return Phase(phase.year + (1 if self.name == "even_years" else 0), FALL, ADJUSTMENT)
 
 
 CALENDARS = {name: LabelledCalendar(name) for name in ("whole_year", "even_years")}
