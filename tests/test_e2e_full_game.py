@@ -441,6 +441,34 @@ def play_by_mail(live: LiveJudge, m: Map, plan: Plan, *, until_year: int = CAP_Y
     return played
 
 
+def game_status(live: LiveJudge) -> str:
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s:
+            row = find_game(s, GAME)
+            assert row is not None
+            return row.status
+    finally:
+        engine.dispose()
+
+
+def terminate(live: LiveJudge) -> None:
+    """The master ends the game; everyone is told."""
+    mails = live.mail(GM, f"signon m{GAME} gmpw\nterminate", expect=1 + EVERYONE)
+    assert sorted(m.to for m in mails if "terminated" in m.body) == sorted([GM, GM, OBS, *ADDR.values()])
+    assert game_status(live) == "terminated"
+
+
+def test_no_solo_by_the_cap_the_master_terminates(live: LiveJudge) -> None:
+    """The fallback of the full game, short: two phases by mail, then TERMINATE."""
+    m = load_map("standard")
+    played = play_by_mail(live, m, Plan(0, "Austria"), until_year=1901)
+    assert played.adjudications[-1].next.phase.code == "S1902M"
+    terminate(live)
+    reply = live.reply(ADDR["Austria"], signon(live, played.passwords, "Austria") + "A vie h")
+    assert "The game is over" in reply.body, reply.body
+
+
 def test_full_game_by_mail(live: LiveJudge) -> None:
     began = time.monotonic()
     m = load_map("standard")
@@ -449,11 +477,12 @@ def test_full_game_by_mail(live: LiveJudge) -> None:
     last = played.adjudications[-1]
     if plan.winners:
         assert last.winners == plan.winners
+        assert game_status(live) == "finished"
         engine = make_engine(live.url)
         try:
             with make_sessionmaker(engine)() as s:
                 row = find_game(s, GAME)
-                assert row is not None and row.status == "finished" and row.winners == list(plan.winners)
+                assert row is not None and row.winners == list(plan.winners)
         finally:
             engine.dispose()
         # no more orders once the game is over
@@ -461,7 +490,6 @@ def test_full_game_by_mail(live: LiveJudge) -> None:
         reply = live.reply(ADDR[power], signon(live, played.passwords, power) + "A vie h")
         assert "The game is over" in reply.body, reply.body
     else:  # no solo by the cap: the master ends the game
-        mails = live.mail(GM, f"signon m{GAME} gmpw\nterminate", expect=1 + EVERYONE)
-        assert any("terminated" in m.body for m in mails)
+        terminate(live)
     print(f"\n{len(played.adjudications)} phases ({plan.bully}, seed {plan.seed}, winners {last.winners}, "
           f"{sorted(plan.features)}) in {time.monotonic() - began:.1f}s")
