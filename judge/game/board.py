@@ -41,3 +41,10 @@ def store_position(game: Game, m: Map, position: Position) -> None:
     """Put ``position`` into the game row."""
     game.position = position.to_json(m)
     game.phase = position.phase.code
+
+
+def alive_powers(m: Map, position: Position) -> list[str]:
+    """Powers with a unit (dislodged or not) or a supply centre, in map order."""
+    alive = {u.power for u in position.units.values()} | set(position.owners.values())
+    alive |= {d.unit.power for d in position.dislodged.values()}
+    return [pw.name for pw in m.powers if pw.name in alive]
