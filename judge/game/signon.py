@@ -1,5 +1,6 @@
-"""Joining games: CREATE, SIGNON (a forming game, a power, the master), OBSERVE, SET
-PREFERENCE, and the start of a game when its last power is filled."""
+"""Joining games: CREATE, SIGNON (a forming game, a power, the master, an abandoned power:
+see :mod:`.takeover`), OBSERVE, SET PREFERENCE, and the start of a game when its last power
+is filled."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .assign import PreferenceError, assign, read_preferences, seed_for
 from .board import store_position
 from .grace import start_clock
 from .service import MailState, handles, need_signon
+from .takeover import take_over
 
 log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[a-z0-9]{1,8}$")
@@ -96,6 +98,8 @@ def signon(state: MailState, cmd: Command) -> None:
         _observe(state, cmd, game, password)
         return
     me = _find_member(game, letter)
+    if me is None and letter != "M" and take_over(state, game, letter, password):
+        return
     if me is None or me.password != password:
         _fail_signon(state)
         return
