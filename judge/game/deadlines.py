@@ -13,6 +13,11 @@ Two forms are read:
   may be given.
 
 A deadline must lie in the future.
+
+:func:`parse_past` reads the same forms for a moment in the past (HISTORY's ``FROM`` and
+``TO``, njudge ``data/history``): without a year the latest such date up to today is meant,
+a weekday alone is the latest such day (today included), no time means midnight, and there is
+no 120-day limit.
 """
 
 from __future__ import annotations
@@ -72,7 +77,24 @@ def parse_deadline(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
     return _future(_njudge(words, now, tz), now)
 
 
-def _njudge(text: str, now: datetime, default_tz: tzinfo) -> datetime:
+def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
+    """The aware UTC datetime ``text`` names, looking back from ``now`` (module docstring)."""
+    words = text.strip().rstrip(".")
+    m = _ISO.match(words)
+    if m:
+        y, mo, d, hh, mm, ss, z = m.groups()
+        try:
+            local = datetime(int(y), int(mo), int(d), int(hh or 0), int(mm or 0), int(ss or 0),
+                             tzinfo=_zone_of(z, tz))
+        except ValueError as exc:
+            raise DeadlineError(f"Invalid date {text.strip()!r}: {exc}.") from None
+        return local.astimezone(UTC)
+    if not words:
+        raise DeadlineError("No date given; write it like 2026-12-01 or Dec 1 2026.")
+    return _njudge(words, now, tz, past=True)
+
+
+def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False) -> datetime:
     weekday = month = day = year = None
     at: time | None = None
     tz = default_tz
@@ -98,11 +120,14 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo) -> datetime:
         else:
             raise DeadlineError(f"Cannot read {token!r} in the date {text!r}.")
     today = now.astimezone(tz).date()
-    at = at or DEFAULT_TIME
+    at = at or (time(0, 0) if past else DEFAULT_TIME)
     if weekday is not None and month is None and day is None:
-        ahead = (weekday - today.weekday() - 1) % 7 + 1
-        return datetime.combine(today + timedelta(days=ahead), at, tz).astimezone(UTC)
+        step = (weekday - today.weekday() - 1) % 7 + 1
+        when = today + timedelta(days=step - 7 if past else step)
+        return datetime.combine(when, at, tz).astimezone(UTC)
     when = _date(today, year, month, day)
+    if past:
+        return datetime.combine(_back(when, today, year, month, day), at, tz).astimezone(UTC)
     result = datetime.combine(when, at, tz).astimezone(UTC)
     if year is None and when - today > timedelta(days=MAX_AHEAD_DAYS):
         raise DeadlineError("That date is more than 120 days away; give the year, month and day.")
@@ -129,6 +154,25 @@ def _date(today: date, year: int | None, month: int | None, day: int | None) -> 
         return found
     except ValueError as exc:
         raise DeadlineError(f"Invalid date: {exc}.") from None
+
+
+def _back(found: date, today: date, year: int | None, month: int | None, day: int | None) -> date:
+    """The latest date up to ``today`` with the parts given (``found`` is the next one)."""
+    if year is not None or found <= today:
+        return found
+    for _ in range(13):
+        if month is not None:
+            y = found.year - 1
+            found = date(y, month, min(day or 31, calendar.monthrange(y, month)[1]))
+        else:
+            y, mo = (found.year - 1, 12) if found.month == 1 else (found.year, found.month - 1)
+            if day is None or day > calendar.monthrange(y, mo)[1]:
+                found = date(y, mo, 1)
+                continue
+            found = date(y, mo, day)
+        if found <= today:
+            return found
+    raise DeadlineError("No such date in the past.")
 
 
 def _future(when: datetime, now: datetime) -> datetime:

@@ -1,8 +1,5 @@
-"""The asking commands anyone may send: HELP, GET, LIST, LIST game, SUMMARY, HISTORY, VERSION.
-
-``HISTORY`` returns what an observer would have read: the game-start mail, broadcasts,
-notices and results (not private replies or partial press), each mail once.
-"""
+"""The asking commands anyone may send: HELP, GET, LIST, LIST game, SUMMARY, VERSION
+(HISTORY is in :mod:`.history`)."""
 
 from __future__ import annotations
 
@@ -12,12 +9,9 @@ from ..engine.phase import Phase
 from ..mail import commands as c
 from ..mail.commands import Command
 from ..store.games import FORMING, PLAYER, Game, all_games, find_game, members, order_sets, phase_records
-from ..store.mail import archive_for
 from . import notices, orders
 from .board import board_of
 from .service import MailState, handles
-
-PUBLIC_KINDS = ("start", "result", "press", "notice")
 
 
 @handles(c.HELP, c.GET)
@@ -103,21 +97,3 @@ def summary(state: MailState, cmd: Command) -> None:
         rows.append((b.position.phase, b.position.centre_counts()))
     players = [(role, email) for role, email in notices.roster(game)]
     state.say(render.summary_text(notices.game_ctx(state.config, game), rows, players))
-
-
-@handles(c.HISTORY)
-def history(state: MailState, cmd: Command) -> None:
-    game = _game(state, cmd)
-    if game is None:
-        return
-    seen: set[tuple[str, str]] = set()
-    archived = []
-    for mail in archive_for(state.session, game.name):
-        if mail.kind not in PUBLIC_KINDS:
-            continue
-        key = (mail.kind, mail.subject)
-        if key in seen:
-            continue
-        seen.add(key)
-        archived.append((mail.created_at, mail.subject, mail.body))
-    state.say(render.history_text(notices.game_ctx(state.config, game), archived))

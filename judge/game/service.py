@@ -77,7 +77,7 @@ def handles(*verbs: str) -> Callable[[Handler], Handler]:
 
 
 def _load_handlers() -> None:
-    from . import clock, draws, info, master, play, press, signon  # noqa: F401  (they register themselves)
+    from . import clock, draws, history, info, master, play, press, signon  # noqa: F401  (they register)
 
 
 def run(state: MailState, commands: list[Command]) -> None:
