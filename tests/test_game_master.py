@@ -88,3 +88,12 @@ def test_a_phase_is_processed_once(migrated_url: str) -> None:
     assert sorted(outcomes) == [False, False, True]
     assert judge.game("dt").phase == "F1901M"
     judge.engine.dispose()
+
+
+def test_options_change_only_before_the_start(judge: Judge) -> None:
+    judge.mail("gm@example.org", "create ?dt gmpw")
+    reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset option hop_supports=no")
+    assert "[Error Flag]" not in reply.subject, reply.body
+    start_standard(judge, "dt2")
+    reply = judge.reply("gm@example.org", "signon Mdt2 gmpw\nset option hop_supports=no")
+    assert "[Error Flag]" in reply.subject and "can be changed only before the start" in reply.body

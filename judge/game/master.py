@@ -51,8 +51,9 @@ def set_option(state: MailState, cmd: Command) -> None:
     if not key.strip() or not value.strip():
         state.error(cmd, "Write SET OPTION name=value.")
         return
-    if game.status not in (FORMING, ACTIVE, PAUSED):
-        state.error(cmd, "The game is over; its options cannot change.")
+    if game.status != FORMING:
+        state.error(cmd, f"Game '{game.name}' has started; its options (rule switches) can be changed only "
+                         "before the start, as the moves already played were judged by them.")
         return
     try:
         options = Options({**(game.options or {}), key.strip(): value.strip()})

@@ -199,7 +199,7 @@ def deadline_text(config: Any, game: Game, now: datetime) -> str:
 
 
 def option_text(game: Game, name: str, value: object) -> str:
-    return render("game/option_set.txt.j2", game=game.name, name=name, value=value)
+    return render("game/option_set.txt.j2", game=game.name, option=name, value=value)
 
 
 def state_text(game: Game, change: str) -> str:
