@@ -78,3 +78,11 @@ def test_create_signs_on() -> None:
 
 def test_crlf_and_stray_end() -> None:
     assert verbs("list\r\nendpress\r\n") == [c.LIST, c.STRAY_END]
+
+
+def test_clock_and_draw_commands() -> None:
+    cmds = parse_commands("signon fdt pw\nset grace 24\nset moves next 48 grace 72\nset adjust 12\n"
+                          "set draw\nset no draw\nset nodraw\nset no dias")
+    assert [(c.verb, c.text) for c in cmds[1:]] == [
+        ("SET GRACE", "24"), ("SET MOVES", "next 48 grace 72"), ("SET BUILDS", "12"), ("SET DRAW", ""),
+        ("SET NODRAW", ""), ("SET NODRAW", ""), ("SET", "no dias")]

@@ -26,7 +26,6 @@ SET_WAIT, SET_NOWAIT, SET_PREFERENCE = "SET WAIT", "SET NOWAIT", "SET PREFERENCE
 SET_DEADLINE, SET_OPTION, SET_OTHER = "SET DEADLINE", "SET OPTION", "SET"
 SET_GRACE, SET_MOVES, SET_RETREATS, SET_BUILDS = "SET GRACE", "SET MOVES", "SET RETREATS", "SET BUILDS"
 SET_DRAW, SET_NODRAW = "SET DRAW", "SET NODRAW"
-SET_PRESS, SET_PARTIAL, SET_NOPARTIAL = "SET PRESS", "SET PARTIAL", "SET NOPARTIAL"
 PROCESS, PAUSE, RESUME, TERMINATE, EJECT = "PROCESS", "PAUSE", "RESUME", "TERMINATE", "EJECT"
 UNKNOWN, STRAY_END = "UNKNOWN", "STRAY END"
 
@@ -34,7 +33,7 @@ UNKNOWN, STRAY_END = "UNKNOWN", "STRAY END"
 SIGNON_VERBS = frozenset({CREATE, SIGNON, OBSERVE})
 #: Commands a master may give after signing on.
 MASTER_VERBS = frozenset({PROCESS, PAUSE, RESUME, TERMINATE, EJECT, SET_DEADLINE, SET_OPTION, SET_GRACE,
-                          SET_MOVES, SET_RETREATS, SET_BUILDS, SET_PRESS, SET_PARTIAL, SET_NOPARTIAL})
+                          SET_MOVES, SET_RETREATS, SET_BUILDS})
 
 # First words (spaces removed, upper case) -> verb. Longer keys are tried first.
 _SIMPLE = {
@@ -52,8 +51,6 @@ _SET = {
     "MOVES": SET_MOVES, "MOVE": SET_MOVES, "RETREATS": SET_RETREATS, "RETREAT": SET_RETREATS,
     "BUILDS": SET_BUILDS, "BUILD": SET_BUILDS, "ADJUST": SET_BUILDS, "DRAW": SET_DRAW, "NODRAW": SET_NODRAW,
 }
-#: ``SET`` words whose own name is the argument (``SET GREY`` -> verb SET PRESS, text GREY).
-_SET_SELF = frozenset({SET_PRESS})
 _PRESS_END = frozenset({"ENDPRESS", "ENDBROADCAST", "SIGNOFF"})
 _JOINED = re.compile(r"^(SIGN|END|SEND)\s+(ON|OFF|PRESS|BROADCAST|ME)\b", re.IGNORECASE)
 
@@ -98,8 +95,7 @@ def _classify(line: str) -> tuple[str, str] | None:
             nxt, _, tail = tail.strip().partition(" ")
             key = "NO" + nxt.upper()
         if key in _SET:
-            verb = _SET[key]
-            return verb, (key if verb in _SET_SELF else tail.strip())
+            return _SET[key], tail.strip()
         return SET_OTHER, rest
     verb = _SIMPLE.get(word)
     if verb is None:
