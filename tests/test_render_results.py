@@ -318,3 +318,23 @@ def test_engine_notes_outside_the_allowed_list_are_never_printed(m, game):
     body = results_mail(ctx_for(m), game["F1901M"], 2, deadline(4)).body
     for note in re.findall(r"\(\*(.+?)\*\)", body):
         assert set(note.split(", ")) <= {"bounce", "cut", "dislodged", "destroyed", "no convoy", "void"}
+
+
+def test_a_railway_army_that_stops_short_is_reported_where_it_stopped():
+    """Issue: the results say where a blocked railway army stopped, while its order line keeps
+    the plain (*bounce*) mapping tools read."""
+    from judge.engine import Options, Position, adjudicate
+    from judge.engine.parser import parse_orders
+    from judge.engine.rules import game_map, ruleset_for
+
+    opts = Options({"colonial_rules": "moulmein"})  # a holding foreign unit: the army falls back
+    col = game_map(load_map("colonial"), opts)
+    pos = Position.from_json(col, {"phase": "S1870M", "units": {"Russia": ["A mos"], "China": ["A kra"]},
+                                   "centres": {"Russia": ["mos"]}})
+    adj = adjudicate(col, pos, parse_orders(col, pos, "Russia", "A mos - TSR - vla"), opts, ruleset_for(col, opts))
+    assert "oms" in adj.next.units
+    lines = results_mail(ctx_for(col), adj, 1, deadline(3)).body.splitlines()
+    assert "Russia: Army Moscow -> Trans-Siberian Railroad -> Vladivostok.  (*bounce*)" in lines
+    block = lines.index("The following units stopped short of their destination:")
+    assert lines[block + 1] == ""
+    assert lines[block + 2] == "The Russian Army from Moscow stopped in Omsk, short of Vladivostok."

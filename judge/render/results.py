@@ -143,6 +143,23 @@ def count_lines(m: Map, position: Position, winners: Sequence[str] = ()) -> list
     return rows
 
 
+def stopped_entries(m: Map, adjudication: Adjudication) -> list[str]:
+    """Variant moves that ended short of their destination (a blocked railway army): where
+    each stopped. The order line itself keeps the plain ``(*bounce*)`` that mapping tools
+    read (mapper-compat item 5), so this block says where the army really is."""
+    entries = []
+    for r in adjudication.results:
+        order = r.order
+        if r.stopped is None or not isinstance(order, Move):
+            continue
+        unit = order.unit
+        entries.append(
+            f"The {adjective(m, unit.power)} {UNIT_NAMES[unit.type]} from {m.location_name(unit.location)} "
+            f"stopped in {m.location_name(r.stopped)}, short of {m.location_name(order.dest)}."
+        )
+    return entries
+
+
 def dislodged_entries(m: Map, adjudication: Adjudication) -> list[dict[str, object]]:
     """The dislodged block's entries: adjective, unit, place (with "the" for a sea), retreats."""
     return dislodged_list(m, adjudication.dislodged)
@@ -209,6 +226,7 @@ def results_mail(
         seq=seq,
         groups=groups,
         dislodged=dislodged_entries(m, adjudication) if kind == MOVEMENT else [],
+        stopped=stopped_entries(m, adjudication) if kind == MOVEMENT else [],
         ownership=owned if year_closed else [],
         unowned=unowned,
         counts=count_lines(m, nxt, adjudication.winners) if year_closed else [],
