@@ -59,7 +59,7 @@ def test_press_end_must_stand_alone() -> None:
 def test_set_commands() -> None:
     cmds = parse_commands("signon mdt pw\nset deadline 2026-12-01 18:00 UTC\nset option railway=no\n"
                           "set preference E[FGR]\nset grey press")
-    assert [x.verb for x in cmds[1:]] == [c.SET_DEADLINE, c.SET_OPTION, c.SET_PREFERENCE, c.SET_OTHER]
+    assert [x.verb for x in cmds[1:]] == [c.SET_DEADLINE, c.SET_OPTION, c.SET_PREFERENCE, c.SET_PRESS]
     assert cmds[1].text == "2026-12-01 18:00 UTC"
     assert cmds[2].text == "railway=no"
     assert cmds[3].args == ("E[FGR]",)
@@ -86,3 +86,12 @@ def test_clock_and_draw_commands() -> None:
     assert [(c.verb, c.text) for c in cmds[1:]] == [
         ("SET GRACE", "24"), ("SET MOVES", "next 48 grace 72"), ("SET BUILDS", "12"), ("SET DRAW", ""),
         ("SET NODRAW", ""), ("SET NODRAW", ""), ("SET", "no dias")]
+
+
+def test_press_settings_keep_their_words() -> None:
+    cmds = parse_commands("signon mdt pw\nset grey\nset no white press\nset white/grey, no partial\n"
+                          "set no press\nset press none\nset nopartial\nset postal press")
+    assert [(x.verb, x.text) for x in cmds[1:]] == [
+        (c.SET_PRESS, "grey"), (c.SET_PRESS, "no white press"), (c.SET_PRESS, "white/grey, no partial"),
+        (c.SET_PRESS, "no press"), (c.SET_PRESS, "press none"), (c.SET_PRESS, "nopartial"),
+        (c.SET_OTHER, "postal press")]

@@ -125,15 +125,23 @@ def deadline_changed(session: Any, config: Any, game: Game) -> None:
 
 
 def press(session: Any, config: Any, game: Game, body: str, sender: Player,
-          readers: list[Player] | None = None) -> str:
-    """Press from ``sender`` to ``readers`` (None: everyone); returns the reply section."""
+          readers: list[Player] | None = None, *, names: list[str] | None = None, grey: bool = False) -> str:
+    """Press from ``sender`` to ``readers`` (None: everyone), headed as going to ``names``
+    (the roles named), with a copy to the master (unless the master sent it); ``grey`` leaves the sender out. Returns
+    the reply section."""
     ctx = game_ctx(config, game)
     role = role_of(sender)
-    names = None if readers is None else sorted({role_of(p) for p in readers})
-    mail = rn.press_mail(ctx, body, author=sender.email, role=role, recipients=names)
-    to = everyone(game) if readers is None else addresses(readers)
+    author = None if grey else sender.email
+    if names is None and readers is not None:
+        names = sorted({role_of(p) for p in readers})
+    mail = rn.press_mail(ctx, body, author=author, role=role, recipients=names)
+    if readers is None:
+        to = everyone(game)
+    else:
+        masters = [p for p in members(game, roles=(MASTER,)) if p is not sender]
+        to = list(dict.fromkeys(addresses(readers) + addresses(masters)))
     send(session, to, mail, game, "press" if readers is None else "partial")
-    return rn.press_sent_text(ctx, body, author=sender.email, role=role, recipients=names)
+    return rn.press_sent_text(ctx, body, author=author, role=role, recipients=names)
 
 
 # -- reply sections ---------------------------------------------------------------------------

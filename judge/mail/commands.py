@@ -26,6 +26,7 @@ SET_WAIT, SET_NOWAIT, SET_PREFERENCE = "SET WAIT", "SET NOWAIT", "SET PREFERENCE
 SET_DEADLINE, SET_OPTION, SET_OTHER = "SET DEADLINE", "SET OPTION", "SET"
 SET_GRACE, SET_MOVES, SET_RETREATS, SET_BUILDS = "SET GRACE", "SET MOVES", "SET RETREATS", "SET BUILDS"
 SET_DRAW, SET_NODRAW = "SET DRAW", "SET NODRAW"
+SET_PRESS = "SET PRESS"
 PROCESS, PAUSE, RESUME, TERMINATE, EJECT = "PROCESS", "PAUSE", "RESUME", "TERMINATE", "EJECT"
 UNKNOWN, STRAY_END = "UNKNOWN", "STRAY END"
 
@@ -33,7 +34,7 @@ UNKNOWN, STRAY_END = "UNKNOWN", "STRAY END"
 SIGNON_VERBS = frozenset({CREATE, SIGNON, OBSERVE})
 #: Commands a master may give after signing on.
 MASTER_VERBS = frozenset({PROCESS, PAUSE, RESUME, TERMINATE, EJECT, SET_DEADLINE, SET_OPTION, SET_GRACE,
-                          SET_MOVES, SET_RETREATS, SET_BUILDS})
+                          SET_MOVES, SET_RETREATS, SET_BUILDS, SET_PRESS})
 
 # First words (spaces removed, upper case) -> verb. Longer keys are tried first.
 _SIMPLE = {
@@ -51,6 +52,12 @@ _SET = {
     "MOVES": SET_MOVES, "MOVE": SET_MOVES, "RETREATS": SET_RETREATS, "RETREAT": SET_RETREATS,
     "BUILDS": SET_BUILDS, "BUILD": SET_BUILDS, "ADJUST": SET_BUILDS, "DRAW": SET_DRAW, "NODRAW": SET_NODRAW,
 }
+#: ``SET`` words of the press settings: the verb is SET PRESS and the text the whole setting
+#: (``SET NO GREY, NO PARTIAL`` -> text ``NO GREY, NO PARTIAL``), read by ``judge.game.press_rules``.
+_SET_PRESS_WORDS = frozenset({
+    "WHITE", "GREY", "GRAY", "WHITE/GREY", "GREY/WHITE", "WHITE/GRAY", "GRAY/WHITE", "NOWHITE", "NOGREY",
+    "NOGRAY", "PRESS", "NOPRESS", "NONE", "PARTIAL", "NOPARTIAL",
+})
 _PRESS_END = frozenset({"ENDPRESS", "ENDBROADCAST", "SIGNOFF"})
 _JOINED = re.compile(r"^(SIGN|END|SEND)\s+(ON|OFF|PRESS|BROADCAST|ME)\b", re.IGNORECASE)
 
@@ -94,8 +101,11 @@ def _classify(line: str) -> tuple[str, str] | None:
         if key == "NO" and tail.strip():
             nxt, _, tail = tail.strip().partition(" ")
             key = "NO" + nxt.upper()
+        key = key.rstrip(",")
         if key in _SET:
             return _SET[key], tail.strip()
+        if key in _SET_PRESS_WORDS:
+            return SET_PRESS, rest
         return SET_OTHER, rest
     verb = _SIMPLE.get(word)
     if verb is None:
