@@ -11,6 +11,7 @@ from ..mail.commands import Command
 from ..store.games import FORMING, PLAYER, Game, all_games, find_game, members, order_sets, phase_records
 from . import notices, orders
 from .board import board_of
+from .press_rules import describe
 from .service import MailState, handles
 
 
@@ -75,11 +76,12 @@ def _listing(state: MailState, game: Game) -> render.Listing:
     rows = [(role, status_of.get(role, ""), email) for role, email in notices.roster(game)]
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
-        ("Press", game.press.capitalize()),
+        ("Press", describe(game.press, game.partial_press)),
         ("Status", game.status.capitalize()),
         ("Winning Centers", str(b.m.victory)),
     ]
-    return render.Listing(position, game.deadline, game.grace_end, params, rows, waiting)
+    missed = {p.power: p.nmr_count for p in members(game, roles=(PLAYER,)) if p.power} if position else {}
+    return render.Listing(position, game.deadline, game.grace_end, params, rows, waiting, missed)
 
 
 @handles(c.SUMMARY)

@@ -35,8 +35,9 @@ class Listing:
 
     ``parameters`` are ``(name, value)`` rows (``("Press", "White, Partial Allowed")``);
     ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``late``,
-    ``""``); ``waiting`` the powers that still owe orders. ``position`` is None while the
-    game is forming."""
+    ``""``); ``missed`` how many deadlines each power's player has missed (njudge's late
+    count, printed after the status); ``waiting`` the powers that still owe orders.
+    ``position`` is None while the game is forming."""
 
     position: Position | None
     deadline: datetime | None = None
@@ -44,6 +45,7 @@ class Listing:
     parameters: Sequence[tuple[str, str]] = ()
     players: Sequence[tuple[str, str, str]] = ()
     waiting: Sequence[str] = field(default_factory=tuple)
+    missed: Mapping[str, int] = field(default_factory=dict)
 
 
 def list_text(games: Sequence[GameLine]) -> str:
@@ -68,6 +70,7 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         variant=ctx.variant,
         parameters=list(listing.parameters),
         players=list(listing.players),
+        missed=dict(listing.missed),
         waiting=list(listing.waiting),
         groups=position_groups(ctx, pos) if pos is not None else [],
         dislodged=dislodged_list(ctx.m, pos.dislodged.values()) if pos is not None else [],
