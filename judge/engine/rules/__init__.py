@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..adjudicator import RouteRule, VariantRoute
@@ -106,7 +107,14 @@ def map_options(m: Map) -> Options:
     validation, which see only the board, follow the game's options); ``Options()`` for a
     board no option changed."""
     found = _OPTIONS_OF.get(id(m))
-    return found[1] if found is not None and found[0] is m else Options()
+    return found[1] if found is not None and found[0] is m else _default_options()
+
+
+@cache
+def _default_options() -> Options:
+    """The defaults, built once (every rule module has declared its options by the time a
+    board is asked about)."""
+    return Options()
 
 
 def rules_of(m: Map) -> Ruleset:
