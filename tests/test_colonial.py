@@ -21,7 +21,7 @@ from judge.engine import (
     initial_position,
     victors,
 )
-from judge.engine.adjudicator import PARADOX_HOLD, Movement, VariantParadox, VariantRoute
+from judge.engine.adjudicator import PARADOX_FAIL, PARADOX_HOLD, Movement, VariantParadox, VariantRoute
 from judge.engine.adjustments import adjustment_counts
 from judge.engine.notation import describe
 from judge.engine.options import option_specs
@@ -368,6 +368,35 @@ def test_of_two_consistent_outcomes_the_variant_mover_moves() -> None:
     m, pos, orders, rules = _standard_move(_SelfAffirming())
     result = adjudicate(m, pos, orders, ruleset=rules)
     assert result.next.units["bur"] == Unit("France", "A", "bur")
+
+
+class _FailingOnParadox(_SelfDenying):
+    """The canal's backup (spec 2.5): a paradox makes the move fail."""
+
+    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+        return PARADOX_FAIL
+
+
+class _AffirmingFailOnParadox(_FailingOnParadox):
+    def open(self, mv: Movement, prov: str) -> bool:
+        return mv.resolve(prov)
+
+
+@pytest.mark.parametrize("route", [_FailingOnParadox(), _AffirmingFailOnParadox()], ids=["none", "two"])
+def test_a_route_that_fails_on_paradox_fails_with_no_or_two_consistent_outcomes(route: VariantRoute) -> None:
+    m, pos, orders, rules = _standard_move(route)
+    result = adjudicate(m, pos, orders, ruleset=rules)
+    french = next(r for r in result.results if r.power == "France")
+    assert french.order == orders[0] and french.notes[0] in ("bounce", "void", "no convoy")
+    assert result.next.units["par"] == Unit("France", "A", "par")
+    assert result.next.units["ruh"] == Unit("Germany", "A", "ruh")
+
+
+def test_the_canal_fails_on_paradox() -> None:
+    from judge.engine.rules.canal import Canal
+
+    m, opts = _board(colonial_rules="moulmein")
+    assert Canal("egy", ("med", "red"), opts).on_paradox(None, "med") == PARADOX_FAIL  # type: ignore[arg-type]
 
 
 def test_the_tsr_paradox_case_reports_the_tsr_order_void() -> None:

@@ -37,6 +37,8 @@ RouteRule = Callable[["Movement", str], bool]
 FAIL_BOUNCE, FAIL_VOID, FAIL_NO_ROUTE = "bounce", "void", "no route"
 #: :meth:`VariantRoute.on_paradox`: the mover's order becomes a hold, the phase is run again.
 PARADOX_HOLD = "hold"
+#: :meth:`VariantRoute.on_paradox`: the mover's move fails (Suez: a paradoxical permission).
+PARADOX_FAIL = "fail"
 
 
 class VariantParadox(Exception):
@@ -108,7 +110,8 @@ class VariantRoute:
         """The route's own backup rule for a cycle of decisions that holds this mover, or
         None for the resolver's (circular movement succeeds). :data:`PARADOX_HOLD`: of two
         consistent answers take the one in which the mover moves; with none, the order
-        becomes a hold and the phase is adjudicated again."""
+        becomes a hold and the phase is adjudicated again. :data:`PARADOX_FAIL`: the move
+        fails, whether the cycle has two consistent answers or none."""
         return None
 
 
@@ -301,6 +304,14 @@ class Movement:
             if not consistent:
                 raise VariantParadox(frozenset(own))
             self.result[key], self.state[key] = self._moving_answer(key, own), RESOLVED
+            return
+        failing = [k for k in movers if self.variant[k].on_paradox(self, k) == PARADOX_FAIL]
+        if failing:
+            for k in failing:
+                self.result[k], self.state[k] = False, RESOLVED
+            for k in cycle:
+                if self.state.get(k) != RESOLVED:
+                    self.state[k] = UNRESOLVED
             return
         fleets = [k for k in cycle if isinstance(self.order[k], Convoy)]
         if fleets:

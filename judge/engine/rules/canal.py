@@ -20,7 +20,9 @@ province at the start:
   another move, or X's owner orders two canal moves (DATC titles 7.C.3-7.C.5).
 
 A permitted canal move is an ordinary move into the other sea, but never a head-to-head
-battle. Without permission the move is reported ``void``.
+battle. Without permission the move is reported ``void``. When the permission depends on the
+canal move's own outcome with no (or two) consistent answers, the canal move fails
+(``PARADOX_FAIL``).
 
 ``suez_support_through`` (spec row 18). ``no`` (default, vDip SUEZ.D1-D3): the canal gives
 no border for supports, convoys or retreats. ``yes`` (njudge's "permitted supports and owner
@@ -48,7 +50,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, Movement, VariantRoute
+from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, Movement, VariantRoute
 from ..map import ARMY, FLEET, Map, province_of
 from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
@@ -118,6 +120,10 @@ class Canal(VariantRoute):
         if supporter != self.province:
             return True
         return self.adds_strength and mv.units[supporter].type == FLEET
+
+    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+        """Spec 2.5: if the validity of a permission is paradoxical, the canal move fails."""
+        return PARADOX_FAIL
 
     def failure(self, mv: Movement, prov: str) -> str:
         return FAIL_BOUNCE if self.permitted(mv, prov) else FAIL_VOID
