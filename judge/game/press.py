@@ -145,8 +145,9 @@ def _grey(game: Game, me: Player, request: PressRequest, readers: Readers | None
     return grey_by_default(game.press)
 
 
-def _refusal(reason: str, **values: object) -> str:
-    return render("game/press_refused.txt.j2", reason=reason, game=values.get("game", "")).strip()
+def _refusal(reason: str, game: str = "") -> str:
+    """The message of a refused press command (``reason`` picks the text)."""
+    return render("game/press_refused.txt.j2", reason=reason, game=game).strip()
 
 
 def _delivered(game: Game, me: Player, readers: Readers | None, grey: bool) -> str:

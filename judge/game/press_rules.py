@@ -103,7 +103,7 @@ def apply_settings(text: str, press: str, partial: bool) -> tuple[str, bool]:
             press = WHITE
         elif key == "GREY":
             press = press if grey_allowed(press) else WHITE_GREY
-        elif key in ("NOWHITE", "GREYONLY"):
+        elif key == "NOWHITE":
             press = GREY
         elif key in ("WHITE/GREY", "GREY/WHITE"):
             press = WHITE_GREY if key == "WHITE/GREY" else GREY_WHITE
