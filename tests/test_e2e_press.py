@@ -1,5 +1,5 @@
 """Partial and grey press over real SMTP: PRESS TO letters reaches only the named powers and
-the master, and the reply says who got it; after SET GREY, grey press and grey broadcasts
+the master, and the reply says who got it; after SET WHITE/GREY, grey press and grey broadcasts
 reach their readers without the sender's power or address."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_partial_and_grey_press(live: LiveJudge) -> None:
 
     reply = live.reply(france, "signon Fprs pw\npress grey to g\nWatch Munich.\nendpress")
     assert "[Error Flag]" in reply.subject and "allows white press only" in reply.body
-    mails = live.mail(GM, "signon mprs gmpw\nset grey", expect=1 + EVERYONE)
+    mails = live.mail(GM, "signon mprs gmpw\nset white/grey", expect=1 + EVERYONE)
     told = _not_reply(mails)
     assert sorted(m.to for m in told) == sorted([GM, *powers.values()])
     assert "White/Grey, Partial Allowed, No Fake" in told[0].body

@@ -62,8 +62,9 @@ def _press_rows(rows: list[OutboxMessage]) -> list[OutboxMessage]:
 
 @pytest.mark.parametrize(("text", "before", "after"), [
     ("WHITE", (GREY, False), (WHITE, False)),
-    ("GREY", (WHITE, True), (WHITE_GREY, True)),
-    ("GRAY PRESS", (GREY_WHITE, True), (GREY_WHITE, True)),
+    ("GREY", (WHITE, True), (GREY, True)),
+    ("GRAY PRESS", (GREY_WHITE, True), (GREY, True)),
+    ("WHITE/GREY", (WHITE, True), (WHITE_GREY, True)),
     ("NO WHITE", (WHITE_GREY, True), (GREY, True)),
     ("NO GREY", (GREY_WHITE, True), (WHITE, True)),
     ("GREY/WHITE", (WHITE, True), (GREY_WHITE, True)),
@@ -130,7 +131,7 @@ def test_grey_press_only_when_the_master_allows_it(judge: Judge) -> None:
     rows = _press(judge, "France", "press grey to g")
     assert _press_rows(rows) == []
     assert "allows white press only" in _reply(rows).body and "[Error Flag]" in _reply(rows).subject
-    reply = _master(judge, "set grey")
+    reply = _master(judge, "set white/grey")
     assert "The press settings of game 'dt' are now: White/Grey, Partial Allowed, No Fake." in reply.body
     rows = _press(judge, "France", "press grey to g")
     sent = _press_rows(rows)
@@ -144,7 +145,7 @@ def test_grey_press_only_when_the_master_allows_it(judge: Judge) -> None:
 
 
 def test_grey_broadcast_and_all_grey(judge: Judge) -> None:
-    _master(judge, "set grey\nset no white")
+    _master(judge, "set grey")
     sent = _press_rows(_press(judge, "Italy", "broadcast"))
     assert len(sent) == EVERYONE
     assert sent[0].subject == "TEST:dt - S1901M Broadcast"
@@ -203,7 +204,7 @@ def test_settings_before_the_start_and_partial_press_while_forming(tmp_path: Pat
     judge.mail(GM, "create ?new gmpw standard")
     reply = judge.reply(GM, "signon mnew gmpw\nset no partial\nset grey")
     assert "[Error Flag]" not in reply.subject
-    assert (judge.game("new").press, judge.game("new").partial_press) == (WHITE_GREY, False)
+    assert (judge.game("new").press, judge.game("new").partial_press) == (GREY, False)
     judge.mail("p@example.org", "signon ?new pw")
     reply = judge.reply(GM, "signon mnew gmpw\npress to f\nhello\nendpress")
     assert "Press to some powers needs the powers assigned" in reply.body

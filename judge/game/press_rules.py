@@ -12,8 +12,8 @@ A game's ``press`` is one of:
 press to the master alone is always allowed, and the master may always send any press.
 
 The master's ``SET`` words (:func:`apply_settings`): ``WHITE`` (and ``NO GREY``) make press
-white only; ``GREY`` allows grey press beside white (njudge's ``SET GREY`` made all press
-grey; here that is ``NO WHITE`` or ``GREY/WHITE``); ``NO WHITE`` makes all press grey;
+white only; ``GREY`` (as njudge) and ``NO WHITE`` make all press grey (press to the master
+stays white);
 ``WHITE/GREY`` and ``GREY/WHITE`` name both; ``NO PRESS`` (or ``PRESS NONE``) stops press;
 ``PARTIAL`` and ``NO PARTIAL`` switch press to some powers. A trailing ``PRESS`` is allowed
 (``SET GREY PRESS``); several settings go on one line, separated by commas. Fake press,
@@ -102,7 +102,7 @@ def apply_settings(text: str, press: str, partial: bool) -> tuple[str, bool]:
         if key in ("WHITE", "NOGREY"):
             press = WHITE
         elif key == "GREY":
-            press = press if grey_allowed(press) else WHITE_GREY
+            press = GREY  # njudge: "Only grey press is allowed in this game"
         elif key == "NOWHITE":
             press = GREY
         elif key in ("WHITE/GREY", "GREY/WHITE"):
