@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .orders import Order, order_power
 from .position import Dislodged, Position, Unit
@@ -18,13 +19,13 @@ DISBANDED = "disbanded"
 ILLEGAL = "illegal"
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """One order as adjudicated, with its notes (empty when it simply succeeded).
     ``default`` marks an order the judge gave for the player (civil disorder). ``stopped``
     is where a variant move that did not reach its destination ended instead of its origin
     (a blocked railway move); the order line keeps its ``bounce`` note and the next
-    position shows the unit there."""
+    position shows the unit there. (A named tuple, not a dataclass: a phase makes one per
+    unit, and a tuple is immutable at a third of the cost.)"""
 
     order: Order
     notes: tuple[str, ...] = ()

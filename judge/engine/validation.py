@@ -102,7 +102,7 @@ def _check_unit(m: Map, position: Position, unit: Unit, *, dislodged: bool = Fal
         there = entry.unit if entry is not None else None
     else:
         there = position.units.get(unit.province)
-    if there == unit and there.power == unit.power:
+    if there is unit or (there == unit and there.power == unit.power):
         return
     where = m.location_name(unit.province, article=True)
     if there is None:
