@@ -2,7 +2,7 @@
 
 The wording lives in Jinja2 templates under ``templates/<audience>/<kind>.txt.j2``; this
 package prepares the values and keeps the classic njudge layout that mapping tools read
-(``/work/shared/reference/mapper-compat.md``). See ``README.md`` here for the table of
+(``../shared/reference/mapper-compat.md``). See ``README.md`` here for the table of
 functions. Every ``*_mail`` returns a :class:`Rendered` (subject, body); every ``*_text``
 returns one section of a reply, for :func:`reply_mail`.
 """
