@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import test_e2e_harness as harness
+from mapper_text import read_ownership
 from test_e2e_harness import LiveJudge
 
 from judge.engine import (
@@ -304,19 +305,7 @@ def read_result(body: str, powers: list[str]) -> ResultMail:
         while not lines[i]:
             i += 1
     if lines[i] == "Ownership of supply centers:":
-        assert lines[i + 1] == "" and lines[i + 2], "exactly one blank line after the ownership header"
-        i += 2
-        current = ""
-        while lines[i]:
-            head, sep, rest = lines[i].partition(":")
-            if sep and not lines[i].startswith(" "):
-                current, text = head, rest
-            else:
-                text = lines[i]
-            out.ownership.setdefault(current, []).extend(
-                c.strip() for c in text.strip().rstrip(".").split(",") if c.strip())
-            i += 1
-        i += 1
+        i = read_ownership(lines, i, out.ownership) + 1
         while lines[i]:
             match = COUNT_RE.match(lines[i])
             assert match, lines[i]

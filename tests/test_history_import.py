@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import test_e2e_harness as harness
+from mapper_text import read_ownership
 from test_e2e_full_game import GAME, OBS, choose_plan, play_by_mail
 from test_e2e_harness import LiveJudge
 
@@ -135,18 +136,7 @@ def read_result(subject: str, code: str, lines: list[str], powers: list[str], ad
     while i < len(lines):
         line = lines[i]
         if line == "Ownership of supply centers:":
-            assert lines[i + 1] == "" and lines[i + 2], "one blank line after the ownership header"
-            i += 2
-            current = ""
-            while lines[i]:
-                head, sep, rest = lines[i].partition(":")
-                if sep and not lines[i].startswith(" "):
-                    current, rest = head, rest
-                else:
-                    rest = lines[i]
-                out.ownership.setdefault(current, []).extend(
-                    c.strip() for c in rest.strip().rstrip(".").split(",") if c.strip())
-                i += 1
+            i = read_ownership(lines, i, out.ownership)
         elif (match := NEXT_RE.match(line)) is not None:
             kind = {"Movement": "M", "Retreats": "R", "Adjustments": "B"}[match[2]]
             out.next_phase = f"{'F' if match[3] == 'Winter' else match[3][0]}{match[4]}{kind}"
