@@ -85,7 +85,7 @@ def count(factory: sessionmaker[Session], model: type, *where: object) -> int:
 
 def setup_games(factory: sessionmaker[Session], config: Config, prefix: str, n: int) -> list[tuple[str, str, str]]:
     """Start ``n`` Standard games through the game handler; (sender, game, power line) per player."""
-    from judge.game.mailhandler import handle_mail
+    from judge.commands import handle_mail
     from judge.store.games import find_game
 
     def say(sender: str, text: str) -> None:

@@ -14,6 +14,7 @@ Sections and keys (a key not listed here is an error naming it)::
     [sender]    poll_seconds, retry_base_seconds, retry_max_seconds, max_attempts
     [inbox]     poll_seconds
     [scheduler] sync_seconds
+    [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
 
 A relative ``data_dir`` is taken relative to the configuration file's folder (to the current
 folder when no file is given). ``database_url`` defaults to the SQLite file
@@ -59,6 +60,7 @@ class Config:
     inbox_poll_seconds: float = 30.0
     scheduler_sync_seconds: float = 60.0
     maildir: Path = field(default=Path(""))
+    clocks: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -98,6 +100,8 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("inbox", "poll_seconds"): ("inbox_poll_seconds", (int, float)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
 }
+#: ``[clocks]`` keys -> phase kinds.
+CLOCK_KEYS = {"moves": "M", "retreats": "R", "builds": "B"}
 
 
 def _values(data: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +109,9 @@ def _values(data: dict[str, Any]) -> dict[str, Any]:
     sections = {s for s, _ in _KEYS}
     values: dict[str, Any] = {}
     for section, table in data.items():
+        if section == "clocks" and isinstance(table, dict):
+            values["clocks"] = _clocks(table)
+            continue
         if section not in sections:
             raise ConfigError(f"unknown section [{section}]")
         if not isinstance(table, dict):
@@ -118,6 +125,24 @@ def _values(data: dict[str, Any]) -> dict[str, Any]:
                 raise ConfigError(f"[{section}] {key} must be {wanted}, not {value!r}")
             values[name] = value
     return values
+
+
+def _clocks(table: dict[str, Any]) -> dict[str, str]:
+    """``[clocks]``: njudge deadline settings per phase kind, checked."""
+    from .game.clocks import ClockError, default_clocks
+
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        if key not in CLOCK_KEYS:
+            raise ConfigError(f"unknown key {key!r} in [clocks] (moves, retreats, builds)")
+        if not isinstance(value, str):
+            raise ConfigError(f"[clocks] {key} must be a string like \"next 71 clock 23:30 grace 167\"")
+        out[CLOCK_KEYS[key]] = value
+    try:
+        default_clocks(out)
+    except ClockError as exc:
+        raise ConfigError(f"[clocks]: {exc}") from None
+    return out
 
 
 def _check(config: Config) -> None:

@@ -2,13 +2,11 @@
 
 Contract (hook 6)::
 
-    DeadlineScheduler(sessionmaker, config, pending=None, process=None, on_processed=None)
+    DeadlineScheduler(sessionmaker, config, pending, process, on_processed=None)
 
 ``pending(session) -> [(game, due)]`` lists the deadlines; ``process(session, config, game,
 now) -> bool`` processes the game's phase if it is due (taking the row lock) and queues its
-result mails. They default to ``judge.game.processing.pending_deadlines`` and
-``process_game`` (imported when first needed; while that module is missing there are no
-deadlines). The jobs are rebuilt from the database at start, after every inbox message
+result mails; the server passes the game layer's (``judge.game.processing``). The jobs are rebuilt from the database at start, after every inbox message
 (:meth:`request_sync`) and every ``scheduler_sync_seconds``; each runs ``process`` in its own
 transaction. A run that processes nothing (or fails) is tried again one sync interval later.
 """
@@ -16,7 +14,6 @@ transaction. A run that processes nothing (or fails) is tried again one sync int
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,30 +30,14 @@ log = logging.getLogger(__name__)
 
 PendingFn = Callable[[Session], list[tuple[str, datetime]]]
 ProcessFn = Callable[[Session, Config, str, datetime], bool]
-GAME_PROCESSING = "judge.game.processing"
 PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
-
-
-def default_hooks() -> tuple[PendingFn, ProcessFn]:
-    """The game module's deadline hooks, or no deadlines at all while it is missing."""
-    try:
-        module = importlib.import_module(GAME_PROCESSING)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (GAME_PROCESSING, "judge.game"):
-            raise
-        log.warning("%s is missing: no deadlines will be processed", GAME_PROCESSING)
-        return (lambda session: []), (lambda session, config, game, now: False)
-    return module.pending_deadlines, module.process_game
 
 
 class DeadlineScheduler:
     """Keeps the APScheduler jobs in step with the deadlines in the database."""
 
-    def __init__(self, factory: sessionmaker[Session], config: Config, pending: PendingFn | None = None,
-                 process: ProcessFn | None = None, on_processed: Callable[[], None] | None = None) -> None:
-        if pending is None or process is None:
-            default_pending, default_process = default_hooks()
-            pending, process = pending or default_pending, process or default_process
+    def __init__(self, factory: sessionmaker[Session], config: Config, pending: PendingFn, process: ProcessFn,
+                 on_processed: Callable[[], None] | None = None) -> None:
         self.factory = factory
         self.config = config
         self.pending = pending

@@ -2,7 +2,8 @@
 
 Contract (hook 7)::
 
-    server = JudgeServer(config)        # handler/pending/process may be injected for tests
+    server = JudgeServer(config)        # the command layer's mail handler, the game's deadlines
+    server = JudgeServer(config, handler=..., pending=..., process=...)   # others, for tests
     await server.start()                # listening once this returns
     await server.stop()
 
@@ -20,7 +21,9 @@ import signal
 from collections.abc import Coroutine
 from typing import Any
 
+from .commands import handle_mail
 from .config import Config
+from .game.processing import pending_deadlines, process_game
 from .mail.inbox import InboxProcessor, MailHandler
 from .mail.listener import start_listener
 from .mail.sender import Sender
@@ -34,8 +37,9 @@ log = logging.getLogger(__name__)
 class JudgeServer:
     """Wires the mail path and the deadlines together around one database."""
 
-    def __init__(self, config: Config, *, handler: MailHandler | None = None, pending: PendingFn | None = None,
-                 process: ProcessFn | None = None, transport: Transport | None = None) -> None:
+    def __init__(self, config: Config, *, handler: MailHandler = handle_mail,
+                 pending: PendingFn = pending_deadlines, process: ProcessFn = process_game,
+                 transport: Transport | None = None) -> None:
         self.config = config
         self.engine = make_engine(config.database_url)
         self.factory = make_sessionmaker(self.engine, mail_domain=config.domain)

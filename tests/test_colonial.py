@@ -30,6 +30,7 @@ from judge.engine.rules import Ruleset, game_map, map_options, ruleset_for
 from judge.engine.rules.colonial import READINGS
 from judge.engine.validation import check_order, check_order_set
 from judge.game.orders import merge
+from judge.game.view import board_for
 from judge.maps import load_map
 
 HERE = Path(__file__).parent / "colonial"
@@ -430,11 +431,12 @@ def test_check_order_set_flags_a_second_tsr_order(multiple: str, flagged: list[s
 
 
 def test_the_order_reply_warns_of_a_second_tsr_order_and_keeps_both() -> None:
-    m, _ = _board(colonial_rules="moulmein")
+    board = board_for("colonial", {"colonial_rules": "moulmein"})
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "vla")])
-    first = merge(m, pos, "Russia", [], ["A mos TSR kra"])
-    assert first.errors == [] and first.lines == ["A mos TSR kra"]
-    second = merge(m, pos, "Russia", first.lines, ["A vla TSR irk"])
-    assert second.lines == ["A mos TSR kra", "A vla TSR irk"]  # stored: adjudication decides
-    assert [e.line for e in second.errors] == ["A vla TSR irk"]
-    assert "Trans-Siberian Railroad" in second.errors[0].message
+    first = merge(board, pos, "Russia", [], ["A mos TSR kra"])
+    assert first.errors == 0 and [e.line for e in first.entries] == ["A mos TSR kra"]
+    second = merge(board, pos, "Russia", first.entries, ["A vla TSR irk"])
+    assert [e.line for e in second.entries] == ["A mos TSR kra", "A vla TSR irk"]  # stored: adjudication decides
+    assert second.errors == 0, "a warning is not an error"
+    (line,) = second.lines
+    assert line.errors == () and len(line.warnings) == 1 and "Trans-Siberian Railroad" in line.warnings[0]

@@ -24,4 +24,4 @@ def test_every_survivor_votes_and_the_game_is_drawn(live: LiveJudge) -> None:
     assert ("The game was declared a draw between Austria, England, France, Germany, Italy, Russia and "
             "Turkey.") in notices[0].body
     reply = live.reply(powers["France"], "signon Fdrw pw\nA par - bur")
-    assert "The game is over" in reply.body
+    assert "Game 'drw' is over: you can no longer give orders." in reply.body

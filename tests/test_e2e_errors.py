@@ -42,7 +42,9 @@ def test_player_cannot_use_master_commands(live: LiveJudge) -> None:
     reply = live.reply(powers["Italy"], "signon Ierr pw\nprocess\nset deadline 2030-01-01 12:00 UTC\npause\n"
                        "terminate\neject France")
     assert reply.subject.endswith("[Error Flag]")
-    assert reply.body.count("Only the master of the game can use this command.") == 5
+    for verb in ("PROCESS", "SET DEADLINE", "PAUSE", "TERMINATE", "EJECT"):
+        assert f"Only the master of game 'err' may use {verb}." in reply.body
+    assert "5 errors found" in reply.body
     assert live.phase("err") == "S1901M"
     reply = live.reply("stranger@players.test", "process")
     assert reply.subject.endswith("[Error Flag]") and "SIGNON" in reply.body
@@ -53,7 +55,7 @@ def test_orders_after_the_game_ended(live: LiveJudge) -> None:
     mails = live.mail(GM, "signon Merr gmpw\nterminate", expect=1 + 8)
     assert sum("terminated" in m.body for m in mails) == 9
     reply = live.reply(powers["Russia"], "signon Rerr pw\nA war - gal")
-    assert reply.subject.endswith("[Error Flag]") and "The game is over" in reply.body
+    assert reply.subject.endswith("[Error Flag]") and "Game 'err' is over: you can no longer give orders." in reply.body
     reply = live.reply(GM, "signon Merr gmpw\nprocess")
     assert reply.subject.endswith("[Error Flag]")
 

@@ -455,7 +455,7 @@ def test_no_solo_by_the_cap_the_master_terminates(live: LiveJudge) -> None:
     assert played.adjudications[-1].next.phase.code == "S1902M"
     terminate(live)
     reply = live.reply(ADDR["Austria"], signon(live, played.passwords, "Austria") + "A vie h")
-    assert "The game is over" in reply.body, reply.body
+    assert "is over: you can no longer give orders." in reply.body, reply.body
 
 
 def test_full_game_by_mail(live: LiveJudge) -> None:
@@ -477,7 +477,7 @@ def test_full_game_by_mail(live: LiveJudge) -> None:
         # no more orders once the game is over
         power = plan.winners[0]
         reply = live.reply(ADDR[power], signon(live, played.passwords, power) + "A vie h")
-        assert "The game is over" in reply.body, reply.body
+        assert "is over: you can no longer give orders." in reply.body, reply.body
     else:  # no solo by the cap: the master ends the game
         terminate(live)
     print(f"\n{len(played.adjudications)} phases ({plan.bully}, seed {plan.seed}, winners {last.winners}, "

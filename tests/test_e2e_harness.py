@@ -59,7 +59,7 @@ class LiveJudge:
             code="E2E", address=JUDGE, keeper="keeper@judge.test", data_dir=tmp_path, database_url=url,
             smtp_host="127.0.0.1", smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay.port,
             sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
-            scheduler_sync_seconds=0.5,
+            scheduler_sync_seconds=0.5, clocks={"M": "delay 0", "R": "delay 0", "B": "delay 0"},
         )
         self.server = JudgeServer(self.config)
         self._loop = asyncio.new_event_loop()

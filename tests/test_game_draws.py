@@ -59,10 +59,10 @@ def test_only_players_vote_and_abandoned_powers_hold_the_draw_up(judge: Judge) -
     start_standard(judge)
     judge.mail("obs@example.org", "observe dt opw")
     reply = judge.reply("obs@example.org", "signon Odt opw\nset draw")
-    assert "Only a player" in reply.body and "[Error Flag]" in reply.subject
+    assert "Observers cannot vote for a draw." in reply.body and "[Error Flag]" in reply.subject
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset draw")
-    assert "Only a player" in reply.body
-    assert "DIAS draws only" in _as(judge, "Italy", "set draw AEI")[0].body
+    assert "The master cannot vote for a draw; only players can." in reply.body
+    assert "DIAS draws (all survivors)" in _as(judge, "Italy", "set draw AEI")[0].body
     _as(judge, "Turkey", "resign")
     for power in POWERS[:-1]:
         _as(judge, power, "set draw")

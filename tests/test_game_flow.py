@@ -107,7 +107,9 @@ def test_deadline_processes_once(judge: Judge) -> None:
 
 
 def _holds(judge: Judge, power: str) -> str:
-    from judge.game.board import board_of
+    from judge.engine import Position
+    from judge.game.view import board_for
 
-    b = board_of(judge.game("dt"))
-    return "\n".join(f"{u.type} {u.location} h" for u in b.position.units_of(power))
+    game = judge.game("dt")
+    position = Position.from_json(board_for(game.map_name, game.options).map, game.position)
+    return "\n".join(f"{u.type} {u.location} h" for u in position.units_of(power))

@@ -3,12 +3,13 @@ orders arrive or when grace ends, missed-order counts, and the master's clock co
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from test_game_helpers import Judge, password_of, start_standard
 
+from judge.game.clocks import clocks_of
 from judge.game.processing import pending_deadlines
 from judge.store.games import Game
 
@@ -39,9 +40,13 @@ def _until_deadline(judge: Judge, game: Game) -> float:
 def test_defaults_are_njudge_like(judge: Judge) -> None:
     start_standard(judge)
     game = judge.game("dt")
-    assert game.deadline == judge.now + timedelta(hours=72)
-    assert game.grace == game.deadline + timedelta(hours=168)
-    assert (game.moves_grace, game.retreats_grace, game.builds_grace) == (168, 72, 72)
+    # njudge: "Move clock 1410 min 12 next 71 grace 167": started Monday noon, the deadline is
+    # at 23:30 at least 71 hours on (Thursday), grace 167 hours after that.
+    assert game.deadline == datetime(2026, 1, 8, 23, 30, tzinfo=UTC)
+    assert game.grace == game.deadline + timedelta(hours=167)
+    clocks = clocks_of(game.clocks)
+    assert clocks["M"].describe() == "clock 1410 min 12.00 next  71.00 grace 167.00 delay 0.00 days -MTWTF-"
+    assert (clocks["R"].next, clocks["R"].grace, clocks["R"].clock) == (23, 71, None)
 
 
 def test_late_notice_once_then_late_orders_process(judge: Judge) -> None:
@@ -70,9 +75,9 @@ def test_grace_end_processes_and_counts_missed_orders(judge: Judge) -> None:
     start_standard(judge)
     _order(judge, "France")
     _order(judge, "Germany", "A mun h")
-    assert judge.tick("dt", 72) is True
+    assert judge.tick("dt", _until_deadline(judge, judge.game("dt"))) is True
     assert judge.game("dt").phase == "S1901M"
-    assert judge.tick("dt", 167) is False
+    assert judge.tick("dt", 166) is False
     assert judge.tick("dt", 1) is True
     game = judge.game("dt")
     assert game.phase == "F1901M"
@@ -85,7 +90,7 @@ def test_complete_orders_at_the_deadline_process_despite_wait(judge: Judge) -> N
     for power in SPRING:
         _order(judge, power, extra="set wait\n" if power == "Italy" else "")
     assert judge.game("dt").phase == "S1901M"
-    assert judge.tick("dt", 72) is True
+    assert judge.tick("dt", _until_deadline(judge, judge.game("dt"))) is True
     assert judge.game("dt").phase == "F1901M"
 
 
@@ -103,27 +108,38 @@ def test_master_sets_grace_and_phase_lengths(judge: Judge) -> None:
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset grace 12\nset moves next 48 grace 24\n"
                         "set retreats 12\nset builds grace 6")
     assert "[Error Flag]" not in reply.subject, reply.body
-    assert "Grace period for 'dt' ends" in reply.body and "48 hours after the previous phase" in reply.body
+    assert "Grace period for 'dt' ends" in reply.body and "48 hours after the phase starts" in reply.body
     game = judge.game("dt")
     assert game.grace == game.deadline + timedelta(hours=12)
-    assert (game.moves_hours, game.moves_grace, game.retreats_hours, game.builds_grace) == (48, 24, 12, 6)
+    clocks = clocks_of(game.clocks)
+    assert (clocks["M"].next, clocks["M"].grace, clocks["R"].next, clocks["B"].grace) == (48, 24, 12, 6)
+    old = game.deadline
+    judge.now = old + timedelta(hours=1)
     judge.reply("gm@example.org", "signon Mdt gmpw\nprocess")
     game = judge.game("dt")
-    assert game.deadline == judge.now + timedelta(hours=48)
+    assert game.deadline == datetime(2026, 1, 12, 23, 30, tzinfo=UTC), "48 hours on, at 23:30, not on Sunday"
     assert game.grace == game.deadline + timedelta(hours=24)
+
+
+def test_next_deadline_never_before_the_last_one(judge: Judge) -> None:
+    start_standard(judge)
+    old = judge.game("dt").deadline
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset moves next 24 clock -1\nprocess")
+    assert judge.game("dt").deadline == old, "njudge: never earlier than the last processed phase's deadline"
 
 
 def test_grace_errors_and_deadline_extension(judge: Judge) -> None:
     start_standard(judge)
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset grace 2026-01-06 12:00 UTC\n"
-                        "set moves clock 1410\nset moves\nset grace 99999")
-    assert "4 errors" in reply.body
-    assert "cannot end before the deadline" in reply.body and "CLOCK, MIN, DELAY" in reply.body
+                        "set moves clock 25:00\nset moves\nset grace 99999\nset builds days -MTWTFX")
+    assert "5 errors" in reply.body
+    assert "cannot end before the deadline" in reply.body and "Cannot read the clock time '25:00'" in reply.body
+    assert "Give the settings: [NEXT h]" in reply.body and "Days are seven letters" in reply.body
     reply = judge.reply("p0@example.org", f"signon Adt {password_of(judge, 'dt', 'Austria')}\nset grace 5")
     assert "Only the master" in reply.body
     rows = judge.mail("gm@example.org", "signon Mdt gmpw\nset deadline 2026-02-01 12:00 UTC")
     game = judge.game("dt")
-    assert game.grace == game.deadline + timedelta(hours=168)
+    assert game.grace == datetime(2026, 2, 9, 11, 0, tzinfo=UTC), "167 hours on is a Sunday: grace slides to Monday"
     assert sum("Grace period for 'dt' changed to" in r.body for r in rows if r.kind == "notice") == 8
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from email.message import Message
 from itertools import count
+from pathlib import Path
 
 from sqlalchemy import select
 
+from judge.commands import handle_mail
 from judge.config import Config
-from judge.game.mailhandler import handle_mail
 from judge.game.processing import process_game
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
@@ -19,6 +20,8 @@ from judge.store.mail import OutboxMessage
 from judge.store.migrate import upgrade
 
 STANDARD_LETTERS = "AEFGIRT"
+#: Phases are processed as soon as every order is in (njudge's default delay is half an hour).
+NO_DELAY = {"M": "delay 0", "R": "delay 0", "B": "delay 0"}
 
 
 class Judge:
@@ -28,7 +31,7 @@ class Judge:
         upgrade(url)
         self.engine = make_engine(url)
         self.factory = make_sessionmaker(self.engine)
-        self.config = Config(code="TEST", address="judge@example.org", data_dir=__import__("pathlib").Path("."))
+        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY)
         self.now = now or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
         self._ids = count(1)
 

@@ -10,7 +10,7 @@ import pytest
 from test_game_helpers import Judge, start_standard
 
 from judge.game.deadlines import DeadlineError, parse_past
-from judge.game.history import cut, read_request
+from judge.game.history import fit, read_request
 
 
 @pytest.fixture
@@ -27,7 +27,8 @@ def test_history_period_and_lines(judge: Judge) -> None:
     assert "has no mail" in judge.reply("obs@example.org", "history dt from Jan 1 1990 to 2000-01-01").body
     short = judge.reply("obs@example.org", "history dt from Jan 1 1990 lines 12").body
     assert "Game Starting" in short and "S1901M Results" not in short
-    assert "The history was cut at 12 lines" in short
+    assert "1 more mail did not fit in 12 lines and was left out" in short
+    assert "(mails are never cut)" in short
     later = (judge.now + timedelta(days=2)).strftime("%Y-%m-%d")
     none = judge.reply("obs@example.org", f"history dt from {later}").body
     assert "Game 'dt' has no mail from" in none
@@ -46,15 +47,16 @@ def test_history_errors(judge: Judge) -> None:
         assert message in reply.body and reply.subject.endswith("[Error Flag]"), text
 
 
-def test_read_request_and_cut() -> None:
+def test_read_request_and_fit() -> None:
     now = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
     req = read_request(("foo", "FROM", "Jan", "1,", "2003", "LINES", "5000"), now, UTC)
     assert (req.game, req.start, req.end, req.lines) == ("foo", datetime(2003, 1, 1, tzinfo=UTC), None, 5000)
     assert read_request((), now, UTC).start == now - timedelta(days=7)
     mails = [(now, "a", "1\n2\n3"), (now, "b", "1\n2\n3\n4\n5")]
-    assert cut(mails, 100) == (mails, False)
-    assert cut(mails, 12) == ([mails[0], (now, "b", "1")], True)
-    assert cut(mails, 9) == ([mails[0]], True)
+    assert fit(mails, 100) == (mails, 0)
+    assert fit(mails, 16) == (mails, 0)
+    assert fit(mails, 15) == ([mails[0]], 1), "a mail that does not fit is left out whole"
+    assert fit(mails, 2) == ([mails[0]], 1), "the first mail is always given whole"
 
 
 @pytest.mark.parametrize(("text", "expected"), [

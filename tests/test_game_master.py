@@ -65,7 +65,7 @@ def test_victory_ends_the_game(judge: Judge) -> None:
     game = judge.game("dt")
     assert game.status == FINISHED and game.winners == ["France"] and game.deadline is None
     reply = judge.reply("p2@example.org", f"signon Fdt {password_of(judge, 'dt', 'France')}\nA bur h")
-    assert "The game is over" in reply.body
+    assert "Game 'dt' is over: you can no longer give orders." in reply.body
 
 
 def test_a_phase_is_processed_once(migrated_url: str) -> None:
@@ -96,4 +96,4 @@ def test_options_change_only_before_the_start(judge: Judge) -> None:
     assert "[Error Flag]" not in reply.subject, reply.body
     start_standard(judge, "dt2")
     reply = judge.reply("gm@example.org", "signon Mdt2 gmpw\nset option hop_supports=no")
-    assert "[Error Flag]" in reply.subject and "can be changed only before the start" in reply.body
+    assert "[Error Flag]" in reply.subject and "you can use SET OPTION only while it is forming" in reply.body

@@ -215,7 +215,7 @@ def test_list_shows_press_and_missed_deadlines(judge: Judge) -> None:
     assert "      Press:  White, Partial Allowed, No Fake" in reply.body
     assert "   France     move      0         p2@example.org" in reply.body
     assert "   Master                         gm@example.org" in reply.body
-    judge.tick("dt", 72 + 168)
+    judge.tick("dt", 300)
     _master(judge, "set grey/white, no partial")
     lines = judge.reply("someone@example.org", "list dt").body.splitlines()
     assert "      Press:  Grey/White, No Partial, No Fake" in lines

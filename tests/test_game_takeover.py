@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -45,12 +45,12 @@ def test_newcomer_takes_over_and_everyone_is_told(judge: Judge) -> None:
 def test_takeover_near_the_deadline_gives_time(judge: Judge) -> None:
     start_standard(judge)
     _resign_france(judge)
-    judge.now += timedelta(hours=70)
+    judge.now += timedelta(hours=80)
     reply = judge.reply("new@example.org", "signon Fdt newpw")
     assert "Deadline for 'dt' advanced to" in reply.body
     game = judge.game("dt")
-    assert game.deadline == judge.now + timedelta(hours=72)
-    assert game.grace == game.deadline + timedelta(hours=168)
+    assert game.deadline == datetime(2026, 1, 12, 23, 30, tzinfo=UTC), "71 hours on is Sunday: Monday 23:30"
+    assert game.grace == game.deadline + timedelta(hours=167)
 
 
 def test_resigned_player_comes_back(judge: Judge) -> None:

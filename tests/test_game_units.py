@@ -12,7 +12,7 @@ from judge.engine.position import Position
 from judge.game import orders
 from judge.game.assign import PreferenceError, assign, read_preferences, seed_for, weights
 from judge.game.deadlines import DeadlineError, default_deadline, parse_deadline, zone
-from judge.maps import load_map
+from judge.game.view import board_for
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)  # a Monday
 
@@ -70,32 +70,47 @@ def test_assignment_follows_preferences_and_is_stable() -> None:
     assert got == assign(players, prefs, letters, seed_for("dt"))
 
 
+def _lines(entries: list[orders.Entry]) -> list[str]:
+    return [e.line for e in entries]
+
+
 def test_merge_replaces_orders_per_unit() -> None:
-    m = load_map("standard")
-    pos = initial_position(m)
-    first = orders.merge(m, pos, "France", [], ["A par - bur", "A mar - spa", "F bre - xyz"])
-    assert first.lines == ["A par - bur", "A mar - spa"] and len(first.errors) == 1
-    assert not orders.is_complete(m, pos, "France", first.lines)
-    second = orders.merge(m, pos, "France", first.lines, ["A par - pic", "F bre - mao"])
-    assert second.lines == ["A mar - spa", "A par - pic", "F bre - mao"]
-    assert orders.is_complete(m, pos, "France", second.lines)
-    assert "Army Paris -> Picardy." in orders.echo(m, pos, "France", second.lines)
+    b = board_for("standard", {})
+    pos = initial_position(b.map)
+    first = orders.merge(b, pos, "France", [], ["A par - bur", "A mar - spa", "F bre - xyz"])
+    assert _lines(first.entries) == ["A par - bur", "A mar - spa"] and first.errors == 1
+    assert [r.errors for r in first.lines][:2] == [(), ()] and first.lines[2].errors
+    assert not orders.is_complete(b, pos, "France", first.entries)
+    second = orders.merge(b, pos, "France", first.entries, ["A par - pic", "F bre - mao"])
+    assert _lines(second.entries) == ["A mar - spa", "A par - pic", "F bre - mao"]
+    assert orders.is_complete(b, pos, "France", second.entries)
+    assert "Army Paris -> Picardy." in orders.echo(b, pos, "France", second.entries)
 
 
 def test_merge_refuses_other_powers_units() -> None:
-    m = load_map("standard")
-    pos = initial_position(m)
-    result = orders.merge(m, pos, "France", [], ["A mun - bur"])
-    assert result.lines == [] and result.errors
+    b = board_for("standard", {})
+    result = orders.merge(b, initial_position(b.map), "France", [], ["A mun - bur"])
+    assert result.entries == [] and result.errors == 1
 
 
-def test_adjustments_keep_the_latest() -> None:
-    m = load_map("standard")
-    start = initial_position(m)
+def test_errors_stay_on_their_own_line() -> None:
+    b = board_for("standard", {})
+    pos = initial_position(b.map)
+    result = orders.merge(b, pos, "France", [], ["F mao - spa", "F bre - mao", "A", "A par - bur"])
+    assert [bool(r.errors) for r in result.lines] == [True, False, True, False]
+    assert result.errors == 2
+
+
+def test_adjustments_keep_the_latest_and_say_what_was_dropped() -> None:
+    b = board_for("standard", {})
+    start = initial_position(b.map)
     owners = dict(start.owners, bel="France", spa="France")
     units = [u for u in start.units.values() if u.province not in ("par", "mar")]
     pos = Position.build(Phase(1901, "F", "B"), units, owners=owners)
-    assert orders.required(m, pos)["France"] == 2
-    result = orders.merge(m, pos, "France", [], ["build a par", "build a mar", "build f mar"])
-    assert result.lines == ["build a par", "build f mar"]
-    assert orders.is_complete(m, pos, "France", result.lines)
+    assert orders.required(b, pos)["France"] == 2
+    result = orders.merge(b, pos, "France", [], ["build a par", "build a mar", "build f mar"])
+    assert _lines(result.entries) == ["build a par", "build f mar"]
+    assert result.allowed == 2 and _lines(result.dropped) == []
+    assert orders.is_complete(b, pos, "France", result.entries)
+    more = orders.merge(b, pos, "France", result.entries, ["waive"])
+    assert _lines(more.entries) == ["build f mar", "waive"] and _lines(more.dropped) == ["build a par"]

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.inbox import InboxProcessor, not_ready_handler, store_incoming
+from judge.mail.inbox import InboxProcessor, store_incoming
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
@@ -61,7 +61,7 @@ def test_messages_are_handled_in_order(factory: sessionmaker[Session]) -> None:
     assert [(r.status, r.note) for r in rows(factory)] == [("done", None)] * 3
     assert all(r.processed_at and r.processed_at.tzinfo for r in rows(factory))
     with factory() as session:
-        replies = archive_for(session, "g1")
+        replies = sent_for(session, "g1")
         assert [r.subject for r in replies] == ["Re: s0", "Re: s1", "Re: s2"]
         assert replies[0].headers["In-Reply-To"] == "<m0@example.org>"
         assert replies[0].to_addr == "ann@example.org"
@@ -100,26 +100,23 @@ def test_a_failing_message_is_rolled_back_and_the_rest_go_on(factory: sessionmak
     statuses = [(r.status, r.note) for r in rows(factory)]
     assert statuses == [("done", None), ("failed", "ValueError: bad command"), ("done", None)]
     with factory() as session:
-        assert [r.subject for r in archive_for(session, "g1")] == ["Re: s0", "Re: s2"]
+        assert [r.subject for r in sent_for(session, "g1")] == ["Re: s0", "Re: s2"]
 
 
-def test_not_ready_reply(factory: sessionmaker[Session]) -> None:
-    store_incoming(factory, raw(1), "ann@example.org", [])
-    InboxProcessor(factory, CONFIG, handler=not_ready_handler).process_pending()
-    with factory() as session:
-        (reply,) = session.scalars(select(OutboxMessage)).all()
-    assert reply.to_addr == "ann@example.org" and "not ready" in reply.subject
-    assert reply.kind == "reply" and reply.message_id.endswith("@example.org>")
+def sent_for(session: Session, game: str) -> list[OutboxMessage]:
+    return list(session.scalars(select(OutboxMessage).where(OutboxMessage.game == game).order_by(OutboxMessage.id)))
 
 
 def test_queue_mail_one_row_per_recipient(factory: sessionmaker[Session]) -> None:
     with factory() as session, session.begin():
         made = queue_mail(session, ["A <a@x.org>", "a@X.ORG", "", "b@y.org"], "Result", "body",
-                          game="g2", phase="S1901M", kind="result", headers={"X-Game": "g2"})
+                          game="g2", phase="S1901M", kind="result", headers={"X-Game": "g2"}, archive=True)
         assert len(made) == 2
+        queue_mail(session, ["a@x.org"], "Re: x", "reply", game="g2", kind="reply")
     with factory() as session:
-        assert [m.to_addr for m in archive_for(session, "g2", "result")] == ["A <a@x.org>", "b@y.org"]
-        assert archive_for(session, "g2", "press") == []
+        assert [m.to_addr for m in sent_for(session, "g2")] == ["A <a@x.org>", "b@y.org", "a@x.org"]
+        assert [m.to_addr for m in archive_for(session, "g2", "result")] == ["A <a@x.org>"], "one archive copy"
+        assert archive_for(session, "g2", "press") == [] and len(archive_for(session, "g2")) == 1
         row = archive_for(session, "g2")[0]
         assert (row.status, row.attempts, row.phase, row.headers) == ("pending", 0, "S1901M", {"X-Game": "g2"})
         assert row.created_at.tzinfo is not None

@@ -1,43 +1,55 @@
-"""A power's orders for the current phase: merging new lines, completeness, the echo.
+"""A power's orders for the current phase: adding a mail's order lines, completeness, the echo.
 
-A power's order set is the list of its accepted order lines as the player wrote them. A
-new line is parsed and checked by the engine; a refused line is reported and not stored.
-An accepted order replaces the power's earlier order for the same unit (njudge: the most
-recent order for a unit wins). In an adjustment phase a later build or removal for the same
-province replaces the earlier one, and when there are more adjustment orders than are due
-the earliest are dropped (njudge: "the earliest received build/remove requests are ignored").
+A power's order set is its accepted orders as the engine's values, each with the line the
+player wrote (:class:`~judge.game.view.Entry`). A new line is parsed and checked by the
+engine; a refused line is reported on that very line and not stored. An accepted order
+replaces the power's earlier order for the same unit (njudge: the most recent order for a
+unit wins). In an adjustment phase a later build or removal for the same province replaces
+the earlier one, and when there are more adjustment orders than are due the earliest are
+dropped (njudge: "the earliest received build/remove requests are ignored"), and the reply
+says which were kept and which dropped. Orders that are legal one by one but that the set as
+a whole makes ineffective (Colonial: two railway orders) draw a warning once; they are stored
+and are not errors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Build, Map, Order, OrderError, Position, Waive
+from ..engine import Build, Order, OrderError, Position, Waive
 from ..engine.adjustments import adjustments_due
 from ..engine.notation import describe, describe_unit
 from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
-from ..engine.rules import rules_of
 from ..engine.validation import check_order, check_order_set
+from .view import Board, Entry
 
 
 @dataclass(frozen=True, slots=True)
-class LineError:
-    """An order line that was refused, with the message the player reads."""
+class LineResult:
+    """One order line of a mail, with what was wrong with it (``errors``) and what the
+    player should know although it was accepted (``warnings``)."""
 
-    line: str
-    message: str
+    text: str
+    errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
 class Merge:
-    """The outcome of adding order lines to a power's set."""
+    """The outcome of adding a mail's order lines to a power's set."""
 
-    lines: list[str]
-    accepted: list[str] = field(default_factory=list)
-    errors: list[LineError] = field(default_factory=list)
+    entries: list[Entry]
+    lines: list[LineResult] = field(default_factory=list)
+    dropped: list[Entry] = field(default_factory=list)
+    allowed: int | None = None
+
+    @property
+    def errors(self) -> int:
+        """How many lines were refused (in whole or in part)."""
+        return sum(1 for line in self.lines if line.errors)
 
 
 def _key(order: Order) -> str | None:
@@ -50,69 +62,87 @@ def _key(order: Order) -> str | None:
     return order.unit.province
 
 
-def read_lines(m: Map, position: Position, power: str, lines: Iterable[str]) -> list[tuple[str, Order]]:
-    """The stored lines with their orders (lines that no longer read are skipped)."""
-    out: list[tuple[str, Order]] = []
-    for line in lines:
-        for item in parse_orders(m, position, power, line):
-            if not isinstance(item, OrderError):
-                out.append((line, item))
-    return out
-
-
-def check_line(m: Map, position: Position, power: str, line: str) -> tuple[list[Order], list[LineError]]:
-    """Parse and check one line (it may hold several orders separated by commas)."""
+def check_line(board: Board, position: Position, power: str, line: str) -> tuple[list[Order], list[str]]:
+    """Parse and check one line (it may hold several orders separated by commas): the
+    orders accepted and the messages of the pieces refused."""
     orders: list[Order] = []
-    errors: list[LineError] = []
-    for item in parse_orders(m, position, power, line):
+    errors: list[str] = []
+    for item in parse_orders(board.map, position, power, line):
         if isinstance(item, OrderError):
-            errors.append(LineError(item.text or line, item.message))
+            errors.append(item.message)
             continue
         if order_power(item) != power:
-            errors.append(LineError(line, f"You cannot order the units of {order_power(item)}."))
+            errors.append(f"You cannot order the units of {order_power(item)}.")
             continue
         try:
-            check_order(m, position, item)
+            check_order(board.map, position, item)
         except OrderError as exc:
-            errors.append(LineError(line, exc.message))
+            errors.append(exc.message)
             continue
         orders.append(item)
     return orders, errors
 
 
-def merge(m: Map, position: Position, power: str, old: Sequence[str], new: Iterable[str]) -> Merge:
-    """Add ``new`` lines to the ``old`` set; see the module docstring."""
-    entries: list[tuple[str, Order]] = read_lines(m, position, power, old)
-    result = Merge(lines=[])
-    fresh: list[Order] = []
-    for line in new:
-        orders, errors = check_line(m, position, power, line)
-        result.errors.extend(errors)
+def due(board: Board, position: Position) -> dict[str, int]:
+    """Builds (positive) or removals (negative) each power has in an adjustment phase."""
+    return adjustments_due(board.map, position, board.rules.centre_value)
+
+
+def merge(board: Board, position: Position, power: str, old: Sequence[Entry], new: Sequence[str]) -> Merge:
+    """Add the ``new`` lines to the ``old`` set; see the module docstring."""
+    entries = list(old)
+    result = Merge(entries=[])
+    fresh: list[tuple[int, Order]] = []
+    for number, line in enumerate(new):
+        orders, errors = check_line(board, position, power, line)
+        result.lines.append(LineResult(line, tuple(dict.fromkeys(errors))))
         for order in orders:
             key = _key(order)
             if key is not None:
-                entries = [(t, o) for t, o in entries if _key(o) != key]
-            entries.append((line if len(orders) == 1 else _piece(m, order), order))
-            result.accepted.append(line)
-            fresh.append(order)
-    if position.phase.kind == MOVEMENT:  # warnings on the whole set (Colonial: one TSR order a turn)
-        for order, message in check_order_set(m, position, [o for _, o in entries]):
-            if any(order is o for o in fresh):
-                result.errors.append(LineError(next(t for t, o in entries if o is order), message))
-    if position.phase.kind == ADJUSTMENT:
-        due = abs(adjustments_due(m, position, rules_of(m).centre_value).get(power, 0))
-        if len(entries) > due:
-            entries = entries[len(entries) - due:]
-    result.lines = [t for t, _ in entries]
+                entries = [e for e in entries if _key(e.order) != key]
+            entries.append(Entry(line if len(orders) == 1 else _piece(board, order), order))
+            fresh.append((number, order))
+    kind = position.phase.kind
+    if kind == MOVEMENT and fresh:
+        _warn(board, position, entries, fresh, result)
+    if kind == ADJUSTMENT:
+        allowed = abs(due(board, position).get(power, 0))
+        result.allowed = allowed
+        if len(entries) > allowed:
+            result.dropped = entries[:len(entries) - allowed]
+            entries = entries[len(entries) - allowed:]
+    result.entries = entries
     return result
 
 
-def _piece(m: Map, order: Order) -> str:
+def _warn(board: Board, position: Position, entries: list[Entry], fresh: list[tuple[int, Order]],
+          result: Merge) -> None:
+    """Put each warning on the whole set once, on the last new line it concerns."""
+    line_of = {id(order): number for number, order in fresh}
+    warnings: dict[str, int] = {}
+    for order, message in check_order_set(board.map, position, [e.order for e in entries], board.rules):
+        number = line_of.get(id(order))
+        if number is not None:
+            warnings[message] = max(number, warnings.get(message, -1))
+    for message, number in warnings.items():
+        line = result.lines[number]
+        result.lines[number] = LineResult(line.text, line.errors, (*line.warnings, message))
+
+
+def _piece(board: Board, order: Order) -> str:
     """A stored text for one order of a multi-order line (``waive 2``)."""
-    return "waive" if isinstance(order, Waive) else describe(m, order).rstrip(".")
+    return "waive" if isinstance(order, Waive) else describe(board.map, order).rstrip(".")
 
 
-def required(m: Map, position: Position) -> dict[str, int]:
+def owner_of_line(board: Board, position: Position, line: str) -> str | None:
+    """The one power whose order ``line`` can be (the master orders for any power: njudge,
+    "orders for units belonging to one or more powers can be submitted as the Master"), or
+    None when no power's, or more than one's, fits."""
+    fits = [p.name for p in board.map.powers if not check_line(board, position, p.name, line)[1]]
+    return fits[0] if len(fits) == 1 else None
+
+
+def required(board: Board, position: Position) -> dict[str, int]:
     """Powers that must order in this phase, with how many orders make a complete set."""
     kind = position.phase.kind
     counts: dict[str, int] = {}
@@ -123,34 +153,25 @@ def required(m: Map, position: Position) -> dict[str, int]:
         for d in position.dislodged.values():
             counts[d.unit.power] = counts.get(d.unit.power, 0) + 1
     else:
-        counts = {p: abs(n) for p, n in adjustments_due(m, position, rules_of(m).centre_value).items()}
+        counts = {p: abs(n) for p, n in due(board, position).items() if n}
     return counts
 
 
-def is_complete(m: Map, position: Position, power: str, lines: Sequence[str]) -> bool:
+def is_complete(board: Board, position: Position, power: str, entries: Sequence[Entry]) -> bool:
     """True when every unit (movement), dislodged unit (retreat) or due adjustment of
     ``power`` has an order."""
-    need = required(m, position).get(power, 0)
-    orders = [o for _, o in read_lines(m, position, power, lines)]
+    need = required(board, position).get(power, 0)
     if position.phase.kind == ADJUSTMENT:
-        return len(orders) >= need
-    return len({_key(o) for o in orders}) >= need
+        return len(entries) >= need
+    return len({_key(e.order) for e in entries}) >= need
 
 
-def orders_of(m: Map, position: Position, lines_by_power: dict[str, Sequence[str]]) -> list[Order]:
-    """Every stored order of the phase, for the adjudicator."""
-    out: list[Order] = []
-    for power, lines in lines_by_power.items():
-        out.extend(o for _, o in read_lines(m, position, power, lines))
-    return out
-
-
-def echo(m: Map, position: Position, power: str, lines: Sequence[str]) -> list[str]:
+def echo(board: Board, position: Position, power: str, entries: Sequence[Entry]) -> list[str]:
     """The power's order set as the results print it; units left without an order are
     listed as ``No Order Processed`` (njudge's wording) in a movement or retreat phase."""
-    orders = [o for _, o in read_lines(m, position, power, lines)]
-    done = {_key(o) for o in orders}
-    out = [describe(m, o) for o in orders]
+    m = board.map
+    done = {_key(e.order) for e in entries}
+    out = [describe(m, e.order) for e in entries]
     kind = position.phase.kind
     if kind == MOVEMENT:
         units = {u.province: u for u in position.units_of(power)}

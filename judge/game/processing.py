@@ -1,127 +1,139 @@
-"""Processing a phase: at its deadline, when every order is in, or when the master says so.
+"""Processing a phase: at its deadline, when every order is in (after the clock's delay), or
+when the master says so.
 
 :func:`process_game` is what the scheduler calls when :func:`pending_deadlines` says a game
-is due (its deadline, or the end of its grace once the late notice went out; see
-:mod:`judge.game.grace`). It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the
-write transaction already excludes others) and re-checks the clock under the lock, so two
-judge processes sharing one database process a phase (or send its late notice) once. At the
-deadline it processes if every order is in, otherwise it sends the late notice; at the end
-of grace it processes whatever is in. :func:`advance` does the work: the engine adjudicates
-the stored orders, the phase is recorded, missed orders are counted, draw votes are cleared,
-the next phase and its deadline are stored and the result mail is queued, all in the
-caller's transaction.
+is due. It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the write transaction
+already excludes others) and re-checks the clock under the lock, so two judge processes
+sharing one database process a phase (or send its late notice) once. The rules of when are
+in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
+the phase is recorded, missed orders are counted, waits and draw votes are cleared, the next
+phase and its deadline are stored, and the result mail is returned, all in the caller's
+transaction.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from ..config import Config
 from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
-from ..store.games import (
-    ACTIVE,
-    ELIMINATED,
-    FINISHED,
-    PLAYER,
-    Game,
-    PhaseRecord,
-    find_game,
-    games_with_deadlines,
-    members,
-    order_sets,
-)
-from . import announce, grace, notices, orders
-from .board import board_of, store_position
+from ..render import game_over_text, results_mail
+from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
+from . import lateness, notices
+from .deadlines import zone
+from .mails import Mail, context, everyone, queue
+from .view import GameView, entries_to_json, view_of
 
 log = logging.getLogger(__name__)
 
 
 def pending_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(game, moment) for every active game: when the judge must next look at it (its
-    deadline, or the end of grace once the phase's late notice has gone out)."""
+    """(game, moment) for every active game: when the judge must next look at it."""
     return games_with_deadlines(session)
 
 
-def process_game(session: Session, config: Any, game: str, now: datetime) -> bool:
-    """Act on ``game`` if it is due: process its phase (all orders in, or grace over) or
-    send the phase's late notice. True if either happened (mail was queued)."""
+def process_game(session: Session, config: Config, game: str, now: datetime) -> bool:
+    """Act on ``game`` if it is due: process its phase (orders all in after the delay, or at
+    the deadline, or grace over) or send the phase's late notices, queueing the mail. True if
+    the game changed."""
     row = find_game(session, game, lock=True)
-    if row is None or row.status != ACTIVE or row.deadline is None or row.deadline > now:
+    if row is None or row.status != ACTIVE or row.deadline is None:
         return False
-    late = grace.late_players(session, row)
-    if not late or not grace.in_grace(row, now):
-        advance(session, config, row, now)
-        return True
-    if row.late_notice_sent:
+    view = view_of(session, row)
+    mails = due_work(view, config, now)
+    if mails is None:
         return False
-    row.late_notice_sent = True
-    announce.late(session, config, row, late)
-    log.info("game %s: %s late for %s; grace ends %s", row.name, ", ".join(p.power or "" for p in late),
-             row.phase, row.grace_end)
+    queue(session, mails)
     return True
 
 
-def is_ready(session: Session, game: Game, now: datetime) -> bool:
-    """True when every power with a player has complete orders and, before the deadline,
-    nobody has SET WAIT."""
-    if game.status != ACTIVE or game.phase is None:
-        return False
-    if not grace.past_deadline(game, now) and any(p.wait for p in members(game)):
-        return False
-    return not grace.late_players(session, game)
+def due_work(view: GameView, config: Config, now: datetime) -> list[Mail] | None:
+    """What the judge must do for the game at ``now``: the mails of a processed phase or of
+    the late notices, or None when nothing is due."""
+    game = view.game
+    if game.process_at is not None and game.process_at <= now:
+        if lateness.all_in(view, now):
+            return advance(view, config, now)
+        game.process_at = None
+    if game.deadline is None or game.deadline > now:
+        return None
+    late = lateness.late_players(view)
+    if not late or not lateness.in_grace(game, now):
+        return advance(view, config, now)
+    if game.late_notice_sent:
+        return None
+    game.late_notice_sent = True
+    log.info("game %s: %s late for %s; grace ends %s", game.name, ", ".join(p.power or "" for p in late),
+             game.phase, game.grace_end)
+    return notices.late(view, config, late)
 
 
-def process_ready(session: Session, config: Any, game: Game, now: datetime) -> bool:
-    """Process at once if :func:`is_ready`; True if a phase was processed."""
-    if not is_ready(session, game, now):
-        return False
-    advance(session, config, game, now)
-    return True
+def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
+    """After a change to the game's orders or waits: if every order is in, process at once
+    when the clock's delay is 0, else set the moment to process (``process_at``); if they are
+    no longer all in, cancel it. The mails of a phase processed now."""
+    game = view.game
+    if game.status != ACTIVE or game.deadline is None:
+        return []
+    if not lateness.all_in(view, now):
+        game.process_at = None
+        return []
+    if lateness.past_deadline(game, now):
+        return advance(view, config, now)
+    if game.process_at is None:
+        delay = view.clock().delay
+        if delay <= 0:
+            return advance(view, config, now)
+        game.process_at = now + timedelta(hours=delay)
+    return []
 
 
-def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
-    """Adjudicate the current phase with the stored orders and move the game on."""
-    b = board_of(game)
-    assert game.phase is not None
-    missed = grace.count_missed(session, game, now)
-    stored = order_sets(session, game, game.phase)
-    lines = {power: list(o.lines) for power, o in stored.items()}
-    result = adjudicate(b.m, b.position, orders.orders_of(b.m, b.position, lines), b.options, b.rules)
+def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
+    """Adjudicate the current phase with the stored orders and move the game on; the result
+    mails."""
+    game = view.game
+    board, position = view.board, view.position
+    missed = lateness.count_missed(view, now)
+    entries = view.all_entries()
+    result = adjudicate(board.map, position, view.orders(), board.options, board.rules)
     seq = game.seq
-    record = PhaseRecord(game_id=game.id, seq=seq, phase=game.phase, position=b.position.to_json(b.m),
-                         orders=lines, results="")
-    session.add(record)
-    nxt = result.next
-    store_position(game, b.m, nxt)
+    record = PhaseRecord(game_id=game.id, seq=seq, phase=position.phase.code, position=position.to_json(board.map),
+                         orders=entries_to_json(entries), results="")
+    view.session.add(record)
+    view.set_position(result.next)
     game.seq = seq + 1
-    for p in members(game):
+    for p in view.members():
         p.wait = False
         p.draw_vote = False
-    _eliminate(game, b.m, nxt)
+    _eliminate(view)
     game_over = None
     if result.winners:
         game.status = FINISHED
         game.winners = list(result.winners)
-        grace.stop_clock(game)
-        game_over = notices.game_over_text(game, result.winners)
+        game.ending = "victory"
+        lateness.stop_clock(game)
+        game_over = game_over_text(board.map, result.winners)
     else:
-        grace.start_clock(game, now, nxt.phase.kind)
-    session.flush()
-    record.results = notices.results(session, config, game, result, seq, game.deadline, game_over)
-    log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, b.phase.code, seq, nxt.phase.code,
+        lateness.start_clock(view, now, zone(config.timezone))
+    view.session.flush()
+    mail = results_mail(context(config, view), result, seq, game.deadline, game_over=game_over)
+    record.results = mail.body
+    log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, position.phase.code, seq, result.next.phase.code,
              f", won by {', '.join(result.winners)}" if result.winners else "",
              f", missed by {', '.join(missed)}" if missed else "")
+    return [Mail.of(everyone(view), mail, "result", view, position.phase.code)]
 
 
-def _eliminate(game: Game, m: Any, position: Any) -> None:
+def _eliminate(view: GameView) -> None:
     """Mark players whose power has neither units nor centres left."""
+    position = view.position
     alive = {u.power for u in position.units.values()} | set(position.owners.values())
     alive |= {d.unit.power for d in position.dislodged.values()}
-    counts = adjustment_counts(m, position)
-    for p in game.players:
+    counts = adjustment_counts(view.map, position, view.board.rules.centre_value)
+    for p in view.game.players:
         if p.role == PLAYER and p.power and p.active and p.power not in alive and counts.get(p.power, 0) <= 0:
             p.status = ELIMINATED

@@ -18,32 +18,46 @@ time from now so that the newcomer can order, and grace moves with it.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
-from ..maps import load_map
-from ..render import notices as rn
-from ..render.context import Rendered
-from ..render.environment import render
-from ..store.games import ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Game, Player, members
-from .board import alive_powers, board_of
-from .deadlines import default_deadline
-from .grace import move_deadline
-from .notices import game_ctx, send
-from .service import MailState
+from .. import render
+from ..config import Config
+from ..store.games import ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
+from .clocks import deadline_after
+from .deadlines import zone
+from .lateness import move_deadline
+from .mails import Mail, context
+from .view import GameView
 
 log = logging.getLogger(__name__)
 
 
-def abandoned(game: Game, power: str) -> bool:
+@dataclass(frozen=True, slots=True)
+class TakenOver:
+    """A power taken over: its new player, the reply section and the mails to send."""
+
+    player: Player
+    reply: str
+    mails: list[Mail]
+
+
+def alive_powers(view: GameView) -> list[str]:
+    """Powers with a unit (dislodged or not) or a supply centre, in map order."""
+    position = view.position
+    alive = {u.power for u in position.units.values()} | set(position.owners.values())
+    alive |= {d.unit.power for d in position.dislodged.values()}
+    return [pw.name for pw in view.map.powers if pw.name in alive]
+
+
+def abandoned(view: GameView, power: str) -> bool:
     """True if ``power`` is alive and nobody plays it."""
-    if any(p.role == PLAYER and p.power == power and p.active for p in game.players):
-        return False
-    b = board_of(game)
-    return power in alive_powers(b.m, b.position)
+    return view.player_of(power) is None and power in alive_powers(view)
 
 
-def refusal(game: Game, power: str, sender: str) -> str | None:
+def refusal(view: GameView, power: str, sender: str) -> str | None:
     """Why ``sender`` may not take ``power`` over, or None."""
+    game = view.game
     if any(p.role == MASTER and p.email == sender and p.active for p in game.players):
         return f"The master of game '{game.name}' cannot take over a power."
     if any(p.power == power and p.email == sender and p.status == EJECTED for p in game.players):
@@ -51,60 +65,60 @@ def refusal(game: Game, power: str, sender: str) -> str | None:
     return None
 
 
-def take_over(state: MailState, game: Game, letter: str, password: str) -> bool:
-    """Give the abandoned power of ``letter`` to the sender; False if it is not abandoned
-    (the sign-on then fails as usual). A refusal is reported as an error."""
-    power = load_map(game.map_name).power_by_letter.get(letter)
-    if power is None or game.status not in (ACTIVE, PAUSED) or not abandoned(game, power.name):
-        return False
-    why = refusal(game, power.name, state.sender)
+def take_over(view: GameView, config: Config, letter: str, sender: str, password: str,
+              now: datetime) -> TakenOver | str | None:
+    """Give the abandoned power of ``letter`` to ``sender``: what happened, or why it may
+    not (a text), or None if the power is not abandoned (the sign-on then fails as usual)."""
+    game = view.game
+    power = view.map.power_by_letter.get(letter)
+    if power is None or game.status not in (ACTIVE, PAUSED) or not abandoned(view, power.name):
+        return None
+    why = refusal(view, power.name, sender)
     if why is not None:
-        state.bad_password, state.failure, state.stop = True, why, True
-        return True
-    old = next((p for p in game.players if p.power == power.name and p.email == state.sender
+        return why
+    old = next((p for p in game.players if p.power == power.name and p.email == sender
                 and p.status == RESIGNED and p.password == password), None)
     if old is not None:
         old.status = "active"
         me = old
     else:
-        me = Player(game_id=game.id, email=state.sender, password=password, role=PLAYER, power=power.name)
+        me = Player(game_id=game.id, email=sender, password=password, role=PLAYER, power=power.name)
         game.players.append(me)
-    state.session.flush()
-    moved = _give_time(game, state.now)
-    state.game, state.me, state.touched = game, me, True
-    _announce(state, game, me, returned=old is not None, moved=moved)
-    log.info("%s: %s %s %s", game.name, state.sender, "returned as" if old else "took over", power.name)
-    return True
+    view.session.flush()
+    moved = _give_time(view, config, now)
+    log.info("%s: %s %s %s", game.name, sender, "returned as" if old else "took over", power.name)
+    return _announce(view, config, me, returned=old is not None, moved=moved)
 
 
-def _give_time(game: Game, now: datetime) -> bool:
+def _give_time(view: GameView, config: Config, now: datetime) -> bool:
     """Move the deadline to a phase's usual time from now if it is sooner; True if moved."""
+    game = view.game
     if game.deadline is None:
         return False
-    usual = default_deadline(now, game.hours_for(board_of(game).phase.kind))
+    usual = deadline_after(view.clock(), now, zone(config.timezone))
     if usual <= game.deadline:
         return False
-    move_deadline(game, usual)
+    move_deadline(view, usual, zone(config.timezone))
     return True
 
 
-def _announce(state: MailState, game: Game, me: Player, *, returned: bool, moved: bool) -> None:
-    ctx = game_ctx(state.config, game)
-    assert me.power is not None and ctx.phase is not None
+def _announce(view: GameView, config: Config, me: Player, *, returned: bool, moved: bool) -> TakenOver:
+    ctx = context(config, view)
+    game = view.game
+    assert me.power is not None
     grace = game.grace_end
     when = {"deadline": ctx.when(game.deadline) if moved and game.deadline else None,
             "grace": ctx.when(grace) if moved and grace else None}
-    what = "player returned as" if returned else "Takeover of"
-    subject = f"{ctx.subject_prefix} {what} {me.power}"
-    others = [p for p in members(game) if p is not me]
-    for role in (PLAYER, MASTER):
-        show = returned or role == MASTER
-        to = [p.email for p in others if (p.role == MASTER) == (role == MASTER)]
+    others = [p for p in view.members() if p is not me]
+    mails: list[Mail] = []
+    for master in (False, True):
+        to = [p.email for p in others if (p.role == MASTER) == master]
         if to:
-            body = render("game/takeover.txt.j2", header=ctx.header, game=game.name, power=me.power,
-                          address=me.email if show else None, returned=returned, **when)
-            send(state.session, to, Rendered(subject, body), game, "notice")
-    selected = rn.selected_mail(ctx, me.power, None, board_of(game).position, game.deadline)
-    send(state.session, me.email, selected, game, "selected")
-    state.say(render("game/takeover_reply.txt.j2", game=game.name, power=me.power, returned=returned,
-                     letter=rn.role_letter(ctx, me.power), **when))
+            shown = returned or master
+            mails.append(Mail.of(to, render.takeover_mail(ctx, me.power, me.email if shown else None,
+                                                          returned=returned, **when), "notice", view))
+    selected = render.selected_mail(ctx, me.power, None, view.position, game.deadline)
+    mails.append(Mail.of(me.email, selected, "selected", view))
+    reply = render.section("player/takeover", game=game.name, power=me.power, returned=returned,
+                           letter=render.role_letter(ctx, me.power), **when)
+    return TakenOver(me, reply, mails)

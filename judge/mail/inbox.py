@@ -2,12 +2,11 @@
 
 Contract (hook 5)::
 
-    InboxProcessor(sessionmaker, config, handler=None, on_processed=None)
+    InboxProcessor(sessionmaker, config, handler, on_processed=None)
 
 ``handler(session, config, mail, now)`` is called inside the message's transaction and queues
-its replies with :func:`judge.store.mail.queue_mail`. By default it is
-``judge.game.mailhandler.handle_mail`` (imported when first needed); while that module does
-not exist, every message gets a "the judge is not ready" reply. A handler that raises has its
+its replies with :func:`judge.store.mail.queue_mail`; the server passes the command layer's
+(the mail path knows no game). A handler that raises has its
 work rolled back (a savepoint) and the message is marked "failed" with the error in ``note``;
 loops and junk are marked "ignored"; everything else "done". A message is handled at most
 once: rows are claimed with ``FOR UPDATE SKIP LOCKED`` where the database has it.
@@ -16,7 +15,6 @@ once: rows are claimed with ``FOR UPDATE SKIP LOCKED`` where the database has it
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -27,14 +25,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
 from ..store.base import utcnow
-from ..store.mail import InboxMessage, queue_mail
+from ..store.mail import InboxMessage
 from .loops import refusal_reason
 from .reader import IncomingMail, message_id_of, read_message
 
 log = logging.getLogger(__name__)
 
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
-GAME_HANDLER = "judge.game.mailhandler"
 
 
 def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: str,
@@ -52,34 +49,14 @@ def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: 
     return True, message_id
 
 
-def not_ready_handler(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
-    """The stand-in used while the game module is missing: say so, politely."""
-    body = (f"The judge {config.code} received your message but cannot read commands yet.\n"
-            f"Please try again later, or write to {config.keeper}.\n")
-    queue_mail(session, mail.sender, f"{config.code}: the judge is not ready", body,
-               kind="reply", in_reply_to=mail.message_id)
-
-
-def default_handler() -> MailHandler:
-    """The game module's ``handle_mail``, or :func:`not_ready_handler` while it is missing."""
-    try:
-        module = importlib.import_module(GAME_HANDLER)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (GAME_HANDLER, "judge.game"):
-            raise
-        log.warning("%s is missing: every message gets a 'not ready' reply", GAME_HANDLER)
-        return not_ready_handler
-    return module.handle_mail  # type: ignore[no-any-return]
-
-
 class InboxProcessor:
     """Reads the inbox in arrival order, one message per transaction."""
 
-    def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler | None = None,
+    def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
                  on_processed: Callable[[], None] | None = None) -> None:
         self.factory = factory
         self.config = config
-        self.handler = handler or default_handler()
+        self.handler = handler
         self.on_processed = on_processed
         self._wake = asyncio.Event()
 

@@ -16,6 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from . import formats
+from .catalogue import entry
 
 
 def templates_dir() -> Path:
@@ -53,5 +54,11 @@ def environment(folder: str | None = None) -> Environment:
 
 
 def render(name: str, **values: Any) -> str:
-    """Render ``templates/<name>`` with ``values``."""
-    return environment().get_template(name).render(**values)
+    """Render the catalogue's template ``name`` (``player/wait`` or ``player/wait.txt.j2``)
+    with ``values``; a name outside the catalogue is a KeyError."""
+    return environment().get_template(entry(name).template).render(**values)
+
+
+def section(name: str, **values: Any) -> str:
+    """A reply section: the catalogue's template ``name`` rendered, without its final newline."""
+    return render(name, **values).rstrip("\n")

@@ -46,6 +46,20 @@ class Listing:
     players: Sequence[tuple[str, str, str]] = ()
     waiting: Sequence[str] = field(default_factory=tuple)
     missed: Mapping[str, int] = field(default_factory=dict)
+    ended: str | None = None
+    orders: Sequence[PowerOrders] | None = None
+    at_grace: str = "process"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOrders:
+    """One power's orders as the master sees them: complete or not, whether its last order
+    mail had errors, and the order lines (``Army Paris -> Burgundy.``)."""
+
+    power: str
+    complete: bool
+    errors: bool
+    echo: Sequence[str]
 
 
 def list_text(games: Sequence[GameLine]) -> str:
@@ -54,10 +68,11 @@ def list_text(games: Sequence[GameLine]) -> str:
 
 
 def game_list_text(ctx: GameContext, listing: Listing) -> str:
-    """``LIST game``: deadlines, parameters, players, the phase's units, centres."""
+    """``LIST game``: deadlines, parameters, players, the phase's units, centres; for the
+    master, every power's orders."""
     pos = listing.position
     owned, unowned = ownership(ctx.m, pos) if pos is not None else ([], [])
-    return render(
+    text = render(
         "player/game_list.txt.j2",
         game=ctx.game,
         seq=ctx.seq,
@@ -77,7 +92,19 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         ownership=owned,
         unowned=unowned,
         counts=count_lines(ctx.m, pos) if pos is not None else [],
+        ended=listing.ended,
+        at_grace=listing.at_grace,
     )
+    if listing.orders is not None and pos is not None:
+        text = text.rstrip("\n") + "\n\n" + power_orders_text(ctx, pos.phase, listing.orders) + "\n"
+    return text
+
+
+def power_orders_text(ctx: GameContext, phase: Phase, powers: Sequence[PowerOrders]) -> str:
+    """Every power's orders and their state, for the master (Bug91-08)."""
+    return render("master/power_orders", kind=phase.kind, kind_name=KIND_NAMES[phase.kind],
+                  season=ctx.calendar.season_name(phase), game=ctx.game, seq=ctx.seq, powers=list(powers),
+                  required={"M": "Move", "R": "Retreat"}.get(phase.kind, "Adjustment")).rstrip("\n")
 
 
 def summary_text(
@@ -144,24 +171,6 @@ def help_text(topic: str | None = None) -> str:
 
 
 # -- whole replies ------------------------------------------------------------------
-
-
-def list_mail(judge: Context, games: Sequence[GameLine]) -> Rendered:
-    return reply_mail(judge, "", [list_text(games)], 0)
-
-
-def game_list_mail(ctx: GameContext, listing: Listing) -> Rendered:
-    return reply_mail(ctx, "", [game_list_text(ctx, listing)], 0)
-
-
-def summary_mail(
-    ctx: GameContext, rows: Sequence[tuple[Phase, Mapping[str, int]]], players: Sequence[tuple[str, str]] = ()
-) -> Rendered:
-    return reply_mail(ctx, "", [summary_text(ctx, rows, players)], 0)
-
-
-def history_mail(ctx: GameContext, archived: Sequence[tuple[datetime | str, str, str]]) -> Rendered:
-    return reply_mail(ctx, "", [history_text(ctx, archived)], 0)
 
 
 def help_mail(judge: Context | JudgeContext, topic: str | None = None) -> Rendered:

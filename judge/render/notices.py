@@ -81,20 +81,6 @@ def selected_mail(
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {position.phase.code} Power Assignment: {power}", body)
 
 
-def game_created_mail(ctx: GameContext, master_address: str) -> Rendered:
-    """To the master of a game just created."""
-    body = render(
-        "master/game_created.txt.j2",
-        header=ctx.header,
-        game=ctx.game,
-        master=master_address,
-        variant=ctx.variant,
-        powers=[p.name for p in ctx.m.powers],
-        letters=[p.letter for p in ctx.m.powers],
-    )
-    return Rendered(f"{ctx.subject_prefix} Game Created", body)
-
-
 def resign_mail(ctx: GameContext, address: str, powers: Sequence[str]) -> Rendered:
     """To everyone: ``address`` resigned the ``powers`` (njudge Bug91-13)."""
     body = render("all/resign.txt.j2", header=ctx.header, game=ctx.game, address=address, powers=list(powers))
@@ -174,3 +160,44 @@ def press_sent_text(
 ) -> str:
     """The reply section confirming press: the message as it went out."""
     return render("player/press_sent.txt.j2", **_press_values(ctx, body, author, role, recipients))
+
+
+def late_player_mail(ctx: GameContext, power: str, grace: datetime) -> Rendered:
+    """To a late player: its orders were not in at the deadline; when grace ends."""
+    assert ctx.phase is not None and ctx.deadline is not None
+    body = render("player/late", header=ctx.header, power=power, game=ctx.game,
+                  title=ctx.calendar.phase_title(ctx.phase), deadline=ctx.when(ctx.deadline), grace=ctx.when(grace))
+    return Rendered(f"{ctx.subject_prefix} Late Notice: {power}", body)
+
+
+def late_master_mail(ctx: GameContext, powers: Sequence[str], grace: datetime) -> Rendered:
+    """To the master: who is late at the deadline, and when grace ends."""
+    assert ctx.phase is not None
+    body = render("master/late", header=ctx.header, game=ctx.game, title=ctx.calendar.phase_title(ctx.phase),
+                  powers=list(powers), grace=ctx.when(grace))
+    return Rendered(f"{ctx.subject_prefix} Late: {', '.join(powers)}", body)
+
+
+def settings_mail(ctx: GameContext, changes: Sequence[str]) -> Rendered:
+    """To everyone: the settings the master changed in one mail, all of them."""
+    body = render("all/settings_changed", header=ctx.header, game=ctx.game,
+                  changes=[c.strip("\n") for c in changes])
+    return Rendered(f"{ctx.subject_prefix} Settings Changed", body)
+
+
+def draw_mail(ctx: GameContext, powers: Sequence[str]) -> Rendered:
+    """To everyone: the game ended in a draw of ``powers`` (every survivor voted for it)."""
+    assert ctx.phase is not None
+    body = render("all/draw_declared", header=ctx.header, powers=list(powers),
+                  title=ctx.calendar.phase_title(ctx.phase))
+    return Rendered(f"{ctx.subject_prefix} Draw Declared", body)
+
+
+def takeover_mail(ctx: GameContext, power: str, address: str | None, *, returned: bool,
+                  deadline: str | None, grace: str | None) -> Rendered:
+    """To the others: ``power`` was taken over (by ``address`` when it may be shown) or its
+    player returned; the deadline and grace when they moved."""
+    body = render("all/takeover", header=ctx.header, game=ctx.game, power=power, address=address,
+                  returned=returned, deadline=deadline, grace=grace)
+    what = "player returned as" if returned else "Takeover of"
+    return Rendered(f"{ctx.subject_prefix} {what} {power}", body)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..engine.phase import Phase
 from .context import Context, GameContext, Rendered
 from .environment import render
 from .formats import time_left
@@ -47,53 +46,62 @@ def orders_text(
     power: str,
     orders_echo: Sequence[str],
     complete: bool,
-    deadline: datetime | None,
     now: datetime,
     *,
+    needed: bool = True,
+    errors: int = 0,
     missing: int | None = None,
-    phase: Phase | None = None,
+    grace: datetime | None = None,
+    at_grace: str = "process",
 ) -> str:
     """The power's current order set (``Movement orders for Spring of 1901. (g.001)``),
-    whether it is complete, and the time left to the deadline."""
-    phase = phase or ctx.phase
+    whether it is complete (and error-free: njudge needs an error-free mail), and the time
+    to the deadline and to the end of grace (Bug91-13); past the deadline, that the orders
+    are late and what happens when grace ends (``at_grace``: ``process`` or ``abandon``).
+    ``needed`` is False for a power with nothing to order in this phase."""
+    phase = ctx.phase
     if phase is None:
         raise ValueError("orders_text needs the game's current phase (GameContext.phase)")
+    deadline = ctx.deadline
+    late = deadline is not None and now >= deadline
     return render(
-        "player/orders.txt.j2",
+        "player/orders",
         kind=phase.kind,
         season=ctx.calendar.season_name(phase),
         game=ctx.game,
         seq=ctx.seq,
         power=power,
         echo=list(orders_echo),
+        needed=needed,
         complete=complete,
+        errors=errors,
         missing=missing,
         deadline=ctx.when(deadline) if deadline else None,
         left=time_left(deadline, now) if deadline else None,
+        late=late,
+        grace=ctx.when(grace) if grace else None,
+        grace_left=time_left(grace, now) if grace and grace > now else None,
+        at_grace=at_grace,
     )
 
 
-def order_reply(
-    ctx: GameContext,
-    power: str,
-    lines: Sequence[tuple[str, str | None]],
-    orders_echo: Sequence[str],
-    complete: bool,
-    deadline: datetime | None,
-    now: datetime,
-    *,
-    missing: int | None = None,
-    before: Sequence[str] = (),
-    original: str | None = None,
-) -> Rendered:
-    """The reply to a mail with orders: each order line echoed (``> a par-bur``), each
-    refused one followed by its message; then the power's whole order set
-    (:func:`orders_text`). ``before`` are sections of other commands in the same mail
-    (e.g. :func:`signon_text`), printed first."""
-    errors = sum(1 for _, err in lines if err)
-    echo = render("player/order_lines.txt.j2", lines=list(lines)) if lines else ""
-    orders = orders_text(ctx, power, orders_echo, complete, deadline, now, missing=missing)
-    return reply_mail(ctx, "", [*before, echo, orders], errors, original=original)
+def order_lines_text(lines: Sequence[tuple[str, Sequence[str], Sequence[str]]]) -> str:
+    """Each order line of a mail (``> a par-bur``) with its errors and warnings under it."""
+    return render("player/order_lines", lines=[(t, list(e), list(w)) for t, e, w in lines]).rstrip("\n")
+
+
+def adjustments_text(power: str, allowed: int, kept: Sequence[str], dropped: Sequence[str]) -> str:
+    """More adjustment orders than allowed: which were kept, which dropped."""
+    return render("player/adjustments", power=power, allowed=allowed, kept=list(kept),
+                  dropped=list(dropped)).rstrip("\n")
+
+
+def refusal_text(reason: str, action: str, line: str | None, *, game: str = "", status: str = "",
+                 allowed: Sequence[str] = ()) -> str:
+    """A command the table refuses; ``action`` is the command's phrase (``use SET WAIT``,
+    ``give orders``); see ``templates/player/refused.txt.j2`` for the reasons."""
+    return render("player/refused", reason=reason, action=action, line=line, game=game,
+                  status=status, allowed=list(allowed)).rstrip("\n")
 
 
 # -- short sections ------------------------------------------------------------------
@@ -114,10 +122,13 @@ def observe_text(ctx: GameContext) -> str:
     return render("player/observe.txt.j2", game=ctx.game)
 
 
-def joined_text(ctx: GameContext, players: int, needed: int) -> str:
+def joined_text(ctx: GameContext, players: int, needed: int, *, again: bool = False,
+                preference: bool = False) -> str:
     """``SIGNON ?game``: a place taken in a forming game; ``players`` signed on now,
-    ``needed`` more to start (0: the game starts)."""
-    return render("player/joined.txt.j2", game=ctx.game, players=players, needed=needed)
+    ``needed`` more to start (0: the game starts). ``again``: the sender had the place
+    already, and its password (and ``preference``) were updated instead."""
+    return render("player/joined.txt.j2", game=ctx.game, players=players, needed=needed, again=again,
+                  preference=preference)
 
 
 def preference_text(preference: str) -> str:

@@ -1,23 +1,26 @@
 """Games, their players, the orders of the current phase and the record of past phases.
 
 A game is ``forming`` until its last power is filled, then ``active`` (or ``paused`` by its
-master) until it is ``finished`` (a victory) or ``terminated``. The master is a
+master) until it is ``finished`` or ``terminated``; ``ending`` says how a finished game
+ended (``victory``, ``draw``, ``concession``) and ``winners`` who won or drew. The master is a
 :class:`Player` with role ``master`` and no power; observers have role ``observer``.
 
 Times are aware UTC datetimes. The position is the engine's ``Position.to_json`` form.
 
-Default deadlines (hours from the moment a phase starts), close to njudge's defaults of
-``next 71`` for moves and ``next 23`` for retreats and adjustments, rounded to whole days:
-movement 72 h, retreats 24 h, adjustments 24 h. A master changes the current deadline with
-``SET DEADLINE``; the per-kind hours are game settings.
+Deadlines: ``clocks`` holds the game's njudge clock settings per phase kind (``M``, ``R``,
+``B``: next, clock, min, grace, delay, days; read by ``judge.game.clocks``; empty means
+njudge's defaults). ``deadline`` is the current phase's deadline, ``grace`` the end of its
+grace period, and ``process_at`` the moment a phase whose orders are all in is processed
+(the clock's ``delay`` after the last required orders came in); ``late_notice_sent``
+records that the phase's late notice went out. ``Player.nmr_count`` counts the phases a
+player let pass the deadline without complete orders; ``Player.draw_vote`` is a vote for a
+draw in the current phase. ``press`` is ``white``, ``grey``, ``white/grey`` (both, white by
+default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers.
 
-Grace (njudge ``grace 167`` for moves, ``71`` otherwise, rounded): a phase whose orders are
-not all in at its deadline waits until ``grace`` (deadline + 168 h for movement, + 72 h for
-retreats and adjustments); ``late_notice_sent`` records that this phase's late notice went
-out. ``Player.nmr_count`` counts the phases a player let pass the deadline without complete
-orders; ``Player.draw_vote`` is a vote for a draw in the current phase. ``press`` is
-``white``, ``grey``, ``white/grey`` (both, white by default), ``grey/white`` or ``none``;
-``partial_press`` allows press to some powers.
+A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
+values (``judge.store.codec``), each with the line the player wrote, and how many errors the
+last mail that gave orders for it had (njudge: "an error free set of orders will be
+required to set the 'has submitted orders' status").
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
-    Float,
     ForeignKey,
     Integer,
     String,
@@ -44,8 +46,6 @@ FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "
 PLAYER, OBSERVER, MASTER = "player", "observer", "master"
 RESIGNED, EJECTED, ELIMINATED = "resigned", "ejected", "eliminated"
 
-DEFAULT_HOURS = {"M": 72.0, "R": 24.0, "B": 24.0}
-DEFAULT_GRACE_HOURS = {"M": 168.0, "R": 72.0, "B": 72.0}
 
 
 class Game(Base):
@@ -62,31 +62,20 @@ class Game(Base):
     position: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     deadline: Mapped[datetime | None] = mapped_column(default=None, index=True)
     seq: Mapped[int] = mapped_column(Integer, default=0)
-    moves_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["M"])
-    retreats_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["R"])
-    builds_hours: Mapped[float] = mapped_column(Float, default=DEFAULT_HOURS["B"])
-    moves_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["M"])
-    retreats_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["R"])
-    builds_grace: Mapped[float] = mapped_column(Float, default=DEFAULT_GRACE_HOURS["B"])
+    clocks: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     grace: Mapped[datetime | None] = mapped_column(default=None)
+    process_at: Mapped[datetime | None] = mapped_column(default=None)
     late_notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
     press: Mapped[str] = mapped_column(String(16), default="white")
     partial_press: Mapped[bool] = mapped_column(Boolean, default=True)
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
+    ending: Mapped[str | None] = mapped_column(String(16), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="Player.id"
     )
-
-    def hours_for(self, kind: str) -> float:
-        """Deadline hours for a phase kind (``M``/``R``/``B``)."""
-        return {"M": self.moves_hours, "R": self.retreats_hours}.get(kind, self.builds_hours)
-
-    def grace_for(self, kind: str) -> float:
-        """Grace hours after the deadline for a phase kind (``M``/``R``/``B``)."""
-        return {"M": self.moves_grace, "R": self.retreats_grace}.get(kind, self.builds_grace)
 
     @property
     def grace_end(self) -> datetime | None:
@@ -97,9 +86,12 @@ class Game(Base):
 
     @property
     def next_due(self) -> datetime | None:
-        """The next moment the judge must act: the deadline, or the end of grace once the
-        late notice has gone out."""
-        return self.grace_end if self.late_notice_sent else self.deadline
+        """The next moment the judge must act: the deadline (or the end of grace once the
+        late notice has gone out), or ``process_at`` when that comes first."""
+        due = self.grace_end if self.late_notice_sent else self.deadline
+        if self.process_at is not None and (due is None or self.process_at < due):
+            return self.process_at
+        return due
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.status}, {self.phase})"
@@ -134,8 +126,10 @@ class Player(Base):
 
 
 class OrderSet(Base):
-    """The order lines a power has standing for one phase (later lines replace earlier
-    orders for the same unit when they are stored, see ``judge.game.orders``)."""
+    """The orders a power has standing for one phase: ``entries`` is a list of
+    ``{"line": as written, "order": judge.store.codec form}`` (later orders replace earlier
+    ones for the same unit, see ``judge.game.orders``); ``errors`` the number of errors in
+    the last mail that gave orders for the power."""
 
     __tablename__ = "order_set"
     __table_args__ = (UniqueConstraint("game_id", "power", "phase", name="uq_order_set_game_power_phase"),)
@@ -144,12 +138,14 @@ class OrderSet(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     power: Mapped[str] = mapped_column(String(32))
     phase: Mapped[str] = mapped_column(String(16))
-    lines: Mapped[list[str]] = mapped_column(JSON, default=list)
+    entries: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    errors: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 
 class PhaseRecord(Base):
-    """One processed phase: the position before it, the orders given and the result lines."""
+    """One processed phase: the position before it, the orders given (per power, entries as
+    in :class:`OrderSet`) and the result mail's text."""
 
     __tablename__ = "phase_record"
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_phase_record_game_seq"),)
@@ -159,7 +155,7 @@ class PhaseRecord(Base):
     seq: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(16))
     position: Mapped[dict[str, Any]] = mapped_column(JSON)
-    orders: Mapped[dict[str, list[str]]] = mapped_column(JSON, default=dict)
+    orders: Mapped[dict[str, list[dict[str, Any]]]] = mapped_column(JSON, default=dict)
     results: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -211,13 +207,17 @@ def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
 
 def games_with_deadlines(session: Session) -> list[tuple[str, datetime]]:
     """(name, next moment due) of every active game with a deadline, soonest first: the
-    deadline, or the end of grace once the phase's late notice went out."""
-    stmt = select(Game.name, Game.deadline, Game.grace, Game.late_notice_sent).where(
+    deadline, or the end of grace once the phase's late notice went out, or the moment
+    its complete orders are to be processed when that comes first."""
+    stmt = select(Game.name, Game.deadline, Game.grace, Game.late_notice_sent, Game.process_at).where(
         Game.status == ACTIVE, Game.deadline.is_not(None)
     )
     due: list[tuple[str, datetime]] = []
-    for name, deadline, grace, late in session.execute(stmt):
+    for name, deadline, grace, late, process_at in session.execute(stmt):
         if deadline is None:
             continue
-        due.append((name, max(deadline, grace) if late and grace is not None else deadline))
+        when = max(deadline, grace) if late and grace is not None else deadline
+        if process_at is not None and process_at < when:
+            when = process_at
+        due.append((name, when))
     return sorted(due, key=lambda item: item[1])

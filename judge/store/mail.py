@@ -10,7 +10,9 @@ Contract::
 - ``OutboxMessage``: one mail to one recipient; ``status`` is ``"pending"``, ``"sent"`` or
   ``"failed"``. ``kind`` says what it is (``"reply"``, ``"result"``, ``"notice"``,
   ``"press"``, ...). The outbox is the archive: rows are never deleted, and those sent for a
-  game carry its name in ``game`` (see :func:`archive_for`).
+  game carry its name in ``game``. One mail sent to many recipients is one row per
+  recipient; the first row of a mail queued with ``archive=True`` is its archive copy
+  (``archived``), which :func:`archive_for` returns.
 - ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
   caller's transaction together with the state change that caused it.
 """
@@ -70,6 +72,7 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    archived: Mapped[bool] = mapped_column(default=False)
 
     def __repr__(self) -> str:
         return f"<OutboxMessage {self.id} {self.kind} to {self.to_addr} {self.status}>"
@@ -95,12 +98,13 @@ def _recipients(to: str | Iterable[str]) -> list[str]:
 
 def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: str, *,
                game: str | None = None, phase: str | None = None, kind: str = "reply",
-               in_reply_to: str | None = None,
+               in_reply_to: str | None = None, archive: bool = False,
                headers: dict[str, str] | None = None) -> list[OutboxMessage]:
     """Add one pending outbox row per distinct recipient to ``session`` (no commit).
 
     ``in_reply_to`` (a Message-ID) becomes the In-Reply-To and References headers;
-    ``headers`` are extra headers for the mail. Recipients without an address are skipped.
+    ``headers`` are extra headers for the mail; ``archive`` makes the first row the game
+    archive's copy of the mail. Recipients without an address are skipped.
     """
     extra: dict[str, Any] = dict(headers or {})
     if in_reply_to:
@@ -112,13 +116,16 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
                           phase=phase, kind=kind, created_at=now, status="pending", attempts=0,
                           next_attempt_at=now, message_id=new_message_id(domain))
             for addr in _recipients(to)]
+    if archive and rows:
+        rows[0].archived = True
     session.add_all(rows)
     return rows
 
 
 def archive_for(session: Session, game: str, kind: str | None = None) -> list[OutboxMessage]:
-    """Every mail queued for ``game`` (optionally only of ``kind``), oldest first."""
-    query = select(OutboxMessage).where(OutboxMessage.game == game)
+    """The archive copy of every mail queued for ``game`` (optionally only of ``kind``),
+    oldest first."""
+    query = select(OutboxMessage).where(OutboxMessage.game == game, OutboxMessage.archived.is_(True))
     if kind is not None:
         query = query.where(OutboxMessage.kind == kind)
     return list(session.scalars(query.order_by(OutboxMessage.id)))

@@ -1,0 +1,100 @@
+"""The master's clock commands (njudge ``data/deadlines``): SET DEADLINE, SET GRACE and
+SET MOVES / SET RETREATS / SET BUILDS.
+
+- ``SET DEADLINE date`` moves the current phase's deadline (grace follows it later, see
+  :mod:`judge.game.lateness`); everyone is told.
+- ``SET GRACE date`` or ``SET GRACE hours`` sets when the current phase's grace ends: at the
+  date, or that many hours after the deadline (write the month to name a day, ``SET GRACE
+  Jun 15``). It cannot end before the deadline. Everyone is told.
+- ``SET MOVES [NEXT h] [CLOCK hh:mm] [MIN h] [GRACE h] [DELAY h] [DAYS -MTWTF-]`` (and
+  ``RETREATS``, ``BUILDS``; a bare number is ``NEXT``) changes the clock of later phases of
+  that kind, as njudge's ``SET MOVES NEXT 48 DELAY 1``; the current phase keeps its
+  deadline. ``CLOCK -1`` (or ``CLOCK NONE``) drops the clock time. Everyone is told.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from .. import render
+from ..game import lateness, notices
+from ..game.clocks import KIND_WORDS, MAX_HOURS, ClockError, clocks_of, clocks_to_json, read_clock, read_hours
+from ..game.deadlines import DeadlineError, parse_deadline, zone
+from ..game.mails import context
+from ..render import time_left
+from .outcome import Call, Outcome, said
+
+
+def set_deadline(call: Call) -> Outcome:
+    view = call.view
+    try:
+        when = parse_deadline(call.cmd.text, call.now, zone(call.config.timezone))
+    except DeadlineError as exc:
+        return call.error(str(exc))
+    lateness.move_deadline(view, when, zone(call.config.timezone))
+    return _told(call)
+
+
+def set_grace(call: Call) -> Outcome:
+    view = call.view
+    game = view.game
+    assert game.deadline is not None
+    hours = read_hours(call.cmd.text)
+    try:
+        if hours is not None:
+            if hours > MAX_HOURS:
+                raise DeadlineError(f"A grace period is at most {MAX_HOURS:g} hours.")
+            end = game.deadline + timedelta(hours=hours)
+        else:
+            end = parse_deadline(call.cmd.text, call.now, zone(call.config.timezone))
+    except DeadlineError as exc:
+        return call.error(str(exc))
+    if end < game.deadline:
+        return call.error("The grace period cannot end before the deadline; move the deadline first.")
+    game.grace = end
+    return _told(call)
+
+
+def _told(call: Call) -> Outcome:
+    view = call.view
+    game = view.game
+    assert game.deadline is not None
+    ctx = context(call.config, view)
+    end = game.grace_end
+    text = render.section("master/deadline_set", game=game.name, deadline=ctx.when(game.deadline),
+                          left=time_left(game.deadline, call.now), grace=ctx.when(end) if end else None,
+                          grace_left=time_left(end, call.now) if end and end > call.now else None)
+    return said(text, changed=True, mails=notices.deadline_changed(view, call.config))
+
+
+def _set_clock(call: Call, kind: str) -> Outcome:
+    view = call.view
+    game = view.game
+    clocks = clocks_of(game.clocks)
+    try:
+        clocks[kind] = read_clock(call.cmd.text, clocks[kind])
+    except ClockError as exc:
+        return call.error(str(exc))
+    game.clocks = clocks_to_json(clocks)
+    clock = clocks[kind]
+    text = render.section("all/lengths_set", game=game.name, kind=KIND_WORDS[kind], line=clock.describe(),
+                          next=_hours(clock.next), grace=_hours(clock.grace), delay=_hours(clock.delay),
+                          minimum=_hours(clock.min), days=clock.days,
+                          at=None if clock.clock is None else f"{clock.clock // 60:02d}:{clock.clock % 60:02d}")
+    return said(text, changed=True, settings=(text,))
+
+
+def _hours(value: float) -> str:
+    return f"{value:g} hour" + ("" if value == 1 else "s")
+
+
+def set_moves(call: Call) -> Outcome:
+    return _set_clock(call, "M")
+
+
+def set_retreats(call: Call) -> Outcome:
+    return _set_clock(call, "R")
+
+
+def set_builds(call: Call) -> Outcome:
+    return _set_clock(call, "B")

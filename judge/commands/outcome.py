@@ -1,0 +1,109 @@
+"""What a command handler is given (:class:`Call`) and what it gives back (:class:`Outcome`).
+
+A handler changes the game through the session and the game layer, and returns what the
+mail's runner must do with the result: reply sections, the error count, mails to queue,
+settings changes to announce (one notice per mail lists them all), whether the game's
+orders or state changed (so that readiness is checked), a sign-on it established, or a
+failed sign-on that undoes the whole mail. Handlers never touch shared state of the mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from .. import render
+from ..config import Config
+from ..game.mails import Mail
+from ..game.view import GameView, view_of
+from ..store.games import MASTER, OBSERVER, Player, find_game
+from .command import Command
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who the sender is for the rest of the mail: a member of a game."""
+
+    view: GameView
+    me: Player
+
+    @property
+    def is_master(self) -> bool:
+        return self.me.role == MASTER
+
+    @property
+    def is_observer(self) -> bool:
+        return self.me.role == OBSERVER
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One command being applied: the transaction, the clock, the sender and who they are."""
+
+    session: Session
+    config: Config
+    now: datetime
+    sender: str
+    cmd: Command
+    identity: Identity | None = None
+
+    @property
+    def view(self) -> GameView:
+        """The signed-on game (the table guarantees one for commands that need it)."""
+        assert self.identity is not None
+        return self.identity.view
+
+    @property
+    def me(self) -> Player:
+        assert self.identity is not None
+        return self.identity.me
+
+    def game_named(self, name: str, *, lock: bool = False) -> GameView | None:
+        """The view of the game called ``name``, or None."""
+        row = find_game(self.session, name, lock=lock)
+        return view_of(self.session, row) if row is not None else None
+
+    def game_or_signed_on(self, words: tuple[str, ...]) -> GameView | Outcome:
+        """The game a command names in its first word, else the signed-on one; an error
+        outcome when there is neither."""
+        if words:
+            found = self.game_named(words[0])
+            if found is None:
+                return self.error(f"There is no game called '{words[0].lower()}'.")
+            return found
+        if self.identity is None:
+            return self.error(f"Name the game ({self.cmd.verb} name), or SIGNON first.")
+        return self.view
+
+    def error(self, message: str) -> Outcome:
+        """A refusal of this command, reported on its line."""
+        return Outcome(reply=(render.error_text(message, self.cmd.line),), errors=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a handler did (see the module docstring)."""
+
+    reply: tuple[str, ...] = ()
+    errors: int = 0
+    mails: tuple[Mail, ...] = ()
+    settings: tuple[str, ...] = ()
+    changed: bool = False
+    signed_on: Identity | None = None
+    about: GameView | None = None
+    failed_signon: bool = False
+    failure: str | None = None
+
+
+def signon_failed(message: str | None = None) -> Outcome:
+    """A wrong game, power or password: the mail's changes are undone and its reply says
+    ``Invalid password or power ID specified.`` (with ``message`` when there is more to say)."""
+    return Outcome(failed_signon=True, failure=message)
+
+
+def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),
+         settings: tuple[str, ...] = ()) -> Outcome:
+    """An outcome that adds ``sections`` to the reply."""
+    return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings)

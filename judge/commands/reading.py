@@ -1,0 +1,149 @@
+"""Splitting a mail's text into commands (njudge's vocabulary, ``data/index``).
+
+One command per line, case-insensitive. ``SIGN ON``/``SIGNON``, ``END PRESS``/``ENDPRESS``
+and ``SEND ME``/``SENDME`` are the same, and ``NO X`` is ``NOX`` (``SET NO WAIT`` is ``SET
+NOWAIT``). A line is matched against the spellings of the command table, longest first.
+
+- A press command (``BROADCAST``, ``PRESS``) opens a block that runs to ``ENDPRESS``,
+  ``ENDBROADCAST`` or ``SIGNOFF`` (alone on a line) or the end of the mail; its lines are
+  the press body, never commands.
+- After a sign-on command (``SIGNON``, ``CREATE``, ``OBSERVE``) a line that is no command is
+  an order line; a run of order lines is one ``ORDERS`` command, so a mail's orders are
+  checked and echoed together. Before a sign-on such a line is ``UNKNOWN``.
+- ``SIGNOFF`` and a signature separator ``--`` end the commands; so does ``HELP`` before
+  any sign-on (njudge). Blank lines and quoted lines (``>``) are skipped.
+
+This module only reads text: it knows no game, power or password, and no command's
+meaning beyond the :class:`Vocabulary` it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from .command import ORDERS, STRAY_END, UNKNOWN, Command, Line
+
+_JOINS = {"SIGN": ("ON", "OFF"), "END": ("PRESS", "BROADCAST"), "SEND": ("ME",), "NO": None}
+_PRESS_END = frozenset({"ENDPRESS", "ENDBROADCAST", "SIGNOFF"})
+LONGEST = 3
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the reader must know of the command table.
+
+    ``spellings`` maps a spelling (upper-case words in joined form: ``("SET", "NOWAIT")``)
+    to its verb; ``blocks`` are verbs that open a press block; ``signs_on`` verbs after
+    which lines are orders; ``ends`` verbs that end the mail; ``ends_unsigned`` verbs that
+    end it when no sign-on came before (``HELP``).
+    """
+
+    spellings: Mapping[tuple[str, ...], str]
+    blocks: frozenset[str] = field(default_factory=frozenset)
+    signs_on: frozenset[str] = field(default_factory=frozenset)
+    ends: frozenset[str] = field(default_factory=frozenset)
+    ends_unsigned: frozenset[str] = field(default_factory=frozenset)
+
+
+def _joined(text: str, most: int = LONGEST) -> list[tuple[str, int]]:
+    """The first ``most`` words of ``text`` in joined upper-case form, each with how many
+    written words it took: ``set no wait`` -> ``[("SET", 1), ("NOWAIT", 2)]``."""
+    words = text.split()
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(words) and len(out) < most:
+        word = words[i].rstrip(",").upper()
+        nxt = words[i + 1].rstrip(",").upper() if i + 1 < len(words) else ""
+        joins = _JOINS.get(word, ())
+        if nxt and (joins is None or nxt in joins):
+            out.append((word + nxt, 2))
+            i += 2
+            continue
+        out.append((word, 1))
+        i += 1
+    return [(w, n) for w, n in out if w]
+
+
+def spelling(text: str) -> tuple[str, ...]:
+    """The joined upper-case words of a spelling or of a line's start (``set no wait`` ->
+    ``("SET", "NOWAIT")``)."""
+    return tuple(word for word, _ in _joined(text))
+
+
+def classify(vocabulary: Vocabulary, line: str) -> tuple[str, str] | None:
+    """The verb of a command line and the rest of the line as written, or None."""
+    joined = _joined(line)
+    words = tuple(word for word, _ in joined)
+    for n in range(len(words), 0, -1):
+        verb = vocabulary.spellings.get(words[:n])
+        if verb is not None:
+            taken = sum(count for _, count in joined[:n])
+            parts = line.strip().split(maxsplit=taken)
+            return verb, parts[taken] if len(parts) > taken else ""
+    return None
+
+
+def _is_press_end(line: str) -> bool:
+    words = spelling(line)
+    return len(words) == 1 and words[0] in _PRESS_END
+
+
+def read_commands(vocabulary: Vocabulary, text: str) -> list[Command]:
+    """The commands of a mail's text, in order (see the module docstring)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return list(_commands(vocabulary, lines))
+
+
+def _commands(vocabulary: Vocabulary, lines: list[str]) -> Iterator[Command]:
+    signed_on = False
+    orders: list[Line] = []
+    i = 0
+
+    def flush() -> Iterator[Command]:
+        if orders:
+            first = orders[0]
+            yield Command(ORDERS, (), "", first.text, first.number, tuple(orders))
+            orders.clear()
+
+    while i < len(lines):
+        raw, lineno = lines[i], i + 1
+        i += 1
+        line = raw.strip()
+        if not line or line.startswith(">"):
+            continue
+        if line == "--":
+            break
+        found = classify(vocabulary, line)
+        if found is None and _is_press_end(line):
+            found = (STRAY_END, "")
+        if found is None:
+            if signed_on:
+                orders.append(Line(line, lineno))
+            else:
+                yield Command(UNKNOWN, tuple(line.split()), line, line, lineno)
+            continue
+        yield from flush()
+        verb, rest = found
+        if verb in vocabulary.blocks:
+            body: list[Line] = []
+            ended_by_signoff = False
+            while i < len(lines):
+                inner, number = lines[i], i + 1
+                i += 1
+                if inner.strip() and _is_press_end(inner):
+                    ended_by_signoff = spelling(inner)[0] == "SIGNOFF"
+                    break
+                body.append(Line(inner.rstrip(), number))
+            while body and not body[0].text.strip():
+                body.pop(0)
+            yield Command(verb, tuple(rest.split()), rest, line, lineno, tuple(body))
+            if ended_by_signoff:
+                return
+            continue
+        yield Command(verb, tuple(rest.split()), rest, line, lineno)
+        if verb in vocabulary.ends or (verb in vocabulary.ends_unsigned and not signed_on):
+            return
+        if verb in vocabulary.signs_on:
+            signed_on = True
+    yield from flush()

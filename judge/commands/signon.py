@@ -1,0 +1,106 @@
+"""CREATE, SIGNON, OBSERVE and SET PREFERENCE: who the sender is for the rest of the mail.
+
+- ``CREATE ?name password [variant] [option=value ...]``: a new game, the sender its master.
+- ``SIGNON ?name password``: a place in a forming game (again: the password is updated).
+- ``SIGNON <letter><name> password``: as the power with that letter, ``M`` the master,
+  ``O`` an observer; an abandoned power is taken over (:mod:`judge.game.takeover`).
+- ``OBSERVE name password``: as an observer.
+- ``SET PREFERENCE E[FGR][TAI]``: the powers a player would like, before the start.
+
+A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
+"""
+
+from __future__ import annotations
+
+from .. import render
+from ..game import joining, takeover
+from ..game.assign import PreferenceError, read_preferences
+from ..game.joining import JoinError
+from ..game.mails import context
+from ..game.view import GameView
+from .outcome import Call, Identity, Outcome, said, signon_failed
+
+
+def create(call: Call) -> Outcome:
+    args = call.cmd.args
+    if len(args) < 2 or not args[0].startswith("?"):
+        return call.error("Write CREATE ?name password [variant] [option=value ...].")
+    try:
+        view = joining.create(call.session, call.config, args[0][1:], args[1], list(args[2:]), call.sender)
+    except JoinError as exc:
+        return call.error(str(exc))
+    me = view.members()[0]
+    ctx = context(call.config, view)
+    text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
+                          powers=[p.name for p in view.map.powers])
+    return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))
+
+
+def signon(call: Call) -> Outcome:
+    args = call.cmd.args
+    if len(args) < 2 or len(args[0]) < 2:
+        return call.error("Write SIGNON ?name password, or SIGNON <power letter><name> password.")
+    who, password = args[0], args[1]
+    if who.startswith("?"):
+        return _join(call, who[1:].lower(), password)
+    letter, name = who[0].upper(), who[1:].lower()
+    view = call.game_named(name, lock=True)
+    if view is None:
+        return signon_failed(f"There is no game called '{name}'.")
+    if letter == "O":
+        return _observe(call, view, password)
+    me = joining.member_for(view, letter)
+    if me is None and letter != "M":
+        taken = takeover.take_over(view, call.config, letter, call.sender, password, call.now)
+        if isinstance(taken, str):
+            return signon_failed(taken)
+        if taken is not None:
+            return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
+                           signed_on=Identity(view, taken.player))
+    if me is None or me.password != password:
+        return signon_failed()
+    role = "Master" if letter == "M" else me.power or "Player"
+    return Outcome(reply=(render.signon_text(context(call.config, view), role),), signed_on=Identity(view, me))
+
+
+def _join(call: Call, name: str, password: str) -> Outcome:
+    view = call.game_named(name, lock=True)
+    if view is None:
+        return signon_failed(f"There is no game called '{name}'.")
+    try:
+        joined = joining.join(view, call.sender, password)
+    except JoinError as exc:
+        return call.error(str(exc))
+    ctx = context(call.config, view)
+    text = render.joined_text(ctx, joined.players, joined.needed, again=joined.again)
+    return Outcome(reply=(text,), changed=True, signed_on=Identity(view, joined.player))
+
+
+def observe(call: Call) -> Outcome:
+    args = call.cmd.args
+    if len(args) < 2:
+        return call.error("Write OBSERVE name password.")
+    view = call.game_named(args[0].lstrip("?"), lock=True)
+    if view is None:
+        return signon_failed(f"There is no game called '{args[0].lstrip('?').lower()}'.")
+    return _observe(call, view, args[1])
+
+
+def _observe(call: Call, view: GameView, password: str) -> Outcome:
+    found = joining.observe(view, call.sender, password)
+    if found is None:
+        return signon_failed()
+    me, new = found
+    return Outcome(reply=(render.observe_text(context(call.config, view)),), changed=new,
+                   signed_on=Identity(view, me))
+
+
+def set_preference(call: Call) -> Outcome:
+    me = call.me
+    text = "".join(call.cmd.args)
+    try:
+        read_preferences(text, [p.letter for p in call.view.map.powers])
+    except PreferenceError as exc:
+        return call.error(str(exc))
+    me.preferences = text.upper()
+    return said(render.preference_text(me.preferences), changed=True)

@@ -1,0 +1,159 @@
+"""The command table: every command a mail may hold, in one place.
+
+Each :class:`Row` gives a command's canonical verb, its spellings (aliases included), who
+may use it, in which game states, its handler, and how the reader treats it (a press block,
+a sign-on, the end of the mail). The runner (:mod:`.mail`) checks who and when from here
+before it calls a handler, so every refusal comes from this table with one wording each
+(``templates/player/refused.txt.j2``).
+
+Who: ``roles`` None means anyone, signed on or not; otherwise the sender must be signed on
+as one of ``roles`` (``player``, ``observer``, ``master``), and with ``power`` a player must
+hold an active power. ``states`` None means any game state (or none), otherwise the game's
+status must be one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import render
+from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
+from . import clock, draws, info, master, orders, player, press, signon
+from .command import ORDERS, STRAY_END, UNKNOWN
+from .outcome import Call, Outcome
+from .reading import Vocabulary, spelling
+
+Handler = Callable[[Call], Outcome]
+
+ANYONE: frozenset[str] | None = None
+MEMBERS = frozenset({PLAYER, OBSERVER, MASTER})
+PLAYERS = frozenset({PLAYER})
+MASTERS = frozenset({MASTER})
+PLAYERS_AND_MASTERS = frozenset({PLAYER, MASTER})
+
+RUNNING = frozenset({ACTIVE, PAUSED})
+NOT_OVER = frozenset({FORMING, ACTIVE, PAUSED})
+STATE_WORDS = {FORMING: "forming", ACTIVE: "active", PAUSED: "paused", FINISHED: "finished",
+               TERMINATED: "terminated"}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One command (see the module docstring); ``action`` is the phrase refusals use
+    (``use SET WAIT``, ``give orders``)."""
+
+    verb: str
+    spellings: tuple[str, ...]
+    roles: frozenset[str] | None
+    states: frozenset[str] | None
+    handler: Handler
+    action: str = ""
+    power: bool = False
+    block: bool = False
+    signs_on: bool = False
+    ends: bool = False
+    ends_unsigned: bool = False
+
+    @property
+    def phrase(self) -> str:
+        return self.action or f"use {self.verb}"
+
+
+def _nothing(call: Call) -> Outcome:
+    """SIGNOFF: the reader has already stopped reading the mail."""
+    return Outcome()
+
+
+def _unknown(call: Call) -> Outcome:
+    return Outcome(reply=(render.refusal_text("unknown", "", call.cmd.line),), errors=1)
+
+
+def _stray_end(call: Call) -> Outcome:
+    return Outcome(reply=(render.refusal_text("stray_end", "", call.cmd.line),), errors=1)
+
+
+def _unknown_setting(call: Call) -> Outcome:
+    from .. import render
+
+    word = call.cmd.text.split(maxsplit=1)[0].upper() if call.cmd.text.strip() else ""
+    return Outcome(reply=(render.refusal_text("unsupported", word, call.cmd.line),), errors=1)
+
+
+_PRESS_SETTINGS = ("WHITE", "GREY", "GRAY", "WHITE/GREY", "GREY/WHITE", "WHITE/GRAY", "GRAY/WHITE", "NOWHITE",
+                   "NOGREY", "NOGRAY", "PRESS", "NOPRESS", "NONE", "PARTIAL", "NOPARTIAL")
+
+
+def _set(*words: str) -> tuple[str, ...]:
+    return tuple(f"SET {w}" for w in words)
+
+
+#: The table. Order does not matter for reading (the longest spelling wins); it is the order
+#: a reader of this file, and ``GET commands``, meet the commands in.
+TABLE: tuple[Row, ...] = (
+    # -- asking: anyone -----------------------------------------------------------------------------
+    Row("HELP", ("HELP",), ANYONE, None, info.get, ends_unsigned=True),
+    Row("GET", ("GET", "SEND", "SENDME"), ANYONE, None, info.get),
+    Row("VERSION", ("VERSION",), ANYONE, None, info.version),
+    Row("LIST", ("LIST",), ANYONE, None, info.list_games),
+    Row("SUMMARY", ("SUMMARY",), ANYONE, None, info.summary),
+    Row("HISTORY", ("HISTORY",), ANYONE, None, info.history_of),
+    # -- who the sender is ----------------------------------------------------------------------------
+    Row("CREATE", ("CREATE",), ANYONE, None, signon.create, signs_on=True),
+    Row("SIGNON", ("SIGNON",), ANYONE, None, signon.signon, signs_on=True),
+    Row("OBSERVE", ("OBSERVE", "WATCH"), ANYONE, None, signon.observe, signs_on=True),
+    Row("SIGNOFF", ("SIGNOFF",), ANYONE, None, _nothing, ends=True),
+    Row("SET PREFERENCE", _set("PREFERENCE", "PREFERENCES", "PREF"), PLAYERS, frozenset({FORMING}),
+        signon.set_preference),
+    # -- playing -------------------------------------------------------------------------------------
+    Row(ORDERS, (), PLAYERS_AND_MASTERS, frozenset({ACTIVE}), orders.orders, action="give orders", power=True),
+    Row("SET WAIT", _set("WAIT"), PLAYERS, RUNNING, player.set_wait, power=True),
+    Row("SET NOWAIT", _set("NOWAIT"), PLAYERS, RUNNING, player.set_nowait, power=True),
+    Row("SET DRAW", _set("DRAW"), PLAYERS, frozenset({ACTIVE}), draws.set_draw, action="vote for a draw",
+        power=True),
+    Row("SET NODRAW", _set("NODRAW"), PLAYERS, frozenset({ACTIVE}), draws.set_nodraw,
+        action="vote for a draw", power=True),
+    Row("RESIGN", ("RESIGN", "WITHDRAW"), PLAYERS, NOT_OVER, player.resign, action="resign", power=True),
+    # -- press ---------------------------------------------------------------------------------------
+    Row("BROADCAST", ("BROADCAST",), MEMBERS, None, press.press, action="send press", block=True),
+    Row("PRESS", ("PRESS",), MEMBERS, None, press.press, action="send press", block=True),
+    # -- the master ----------------------------------------------------------------------------------
+    Row("PROCESS", ("PROCESS",), MASTERS, frozenset({ACTIVE}), master.process),
+    Row("PAUSE", ("PAUSE",), MASTERS, frozenset({ACTIVE}), master.pause),
+    Row("RESUME", ("RESUME",), MASTERS, frozenset({PAUSED}), master.resume),
+    Row("TERMINATE", ("TERMINATE",), MASTERS, NOT_OVER, master.terminate),
+    Row("EJECT", ("EJECT",), MASTERS, NOT_OVER, master.eject),
+    Row("SET OPTION", _set("OPTION", "OPTIONS"), MASTERS, frozenset({FORMING}), master.set_option),
+    Row("SET DEADLINE", _set("DEADLINE"), MASTERS, RUNNING, clock.set_deadline),
+    Row("SET GRACE", _set("GRACE"), MASTERS, RUNNING, clock.set_grace),
+    Row("SET MOVES", _set("MOVES", "MOVE"), MASTERS, NOT_OVER, clock.set_moves),
+    Row("SET RETREATS", _set("RETREATS", "RETREAT"), MASTERS, NOT_OVER, clock.set_retreats),
+    Row("SET BUILDS", _set("BUILDS", "BUILD", "ADJUST", "ADJUSTMENTS"), MASTERS, NOT_OVER, clock.set_builds),
+    Row("SET PRESS", _set(*_PRESS_SETTINGS), MASTERS, None, press.set_press, action="change the press settings"),
+    # -- what the reader finds that is no command --------------------------------------------------------
+    Row("SET", ("SET",), ANYONE, None, _unknown_setting),
+    Row(UNKNOWN, (), ANYONE, None, _unknown),
+    Row(STRAY_END, (), ANYONE, None, _stray_end),
+)
+
+ROWS = {row.verb: row for row in TABLE}
+
+
+def _vocabulary() -> Vocabulary:
+    spellings: dict[tuple[str, ...], str] = {}
+    for row in TABLE:
+        for text in row.spellings:
+            key = spelling(text)
+            if key in spellings:
+                raise ValueError(f"the spelling {text!r} is in two rows: {spellings[key]}, {row.verb}")
+            spellings[key] = row.verb
+    return Vocabulary(
+        spellings=spellings,
+        blocks=frozenset(r.verb for r in TABLE if r.block),
+        signs_on=frozenset(r.verb for r in TABLE if r.signs_on),
+        ends=frozenset(r.verb for r in TABLE if r.ends),
+        ends_unsigned=frozenset(r.verb for r in TABLE if r.ends_unsigned),
+    )
+
+
+VOCABULARY = _vocabulary()

@@ -1,0 +1,142 @@
+"""Joining games: creating one, taking a place in a forming game, observing, preferences, and
+the start of a game when its last power is filled.
+
+A game is created by its master (``CREATE ?name password [variant] [option=value ...]``).
+Players take places with ``SIGNON ?name password`` while it forms; the same address signing
+on again does not take a second place: its password (and, in the same mail, its preference)
+is updated instead. When every power has a player the game starts: powers are assigned by
+the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
+the start mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ..config import Config
+from ..engine import OptionError, Options
+from ..maps import load_map
+from ..store.games import ACTIVE, FORMING, MASTER, OBSERVER, PLAYER, Game, Player, find_game
+from . import notices
+from .assign import assign, seed_for
+from .clocks import clocks_to_json, default_clocks
+from .deadlines import zone
+from .lateness import start_clock
+from .mails import Mail
+from .view import GameView, view_of
+
+log = logging.getLogger(__name__)
+_NAME = re.compile(r"^[a-z0-9]{1,8}$")
+
+
+class JoinError(ValueError):
+    """A game that cannot be created or joined; the message is for the sender."""
+
+
+def create(session: Session, config: Config, name: str, password: str, words: list[str], master: str) -> GameView:
+    """A new forming game with ``master`` as its master and the judge's default clocks;
+    ``words`` are the variant and ``option=value`` settings. Raises :class:`JoinError`."""
+    name = name.lower()
+    if not _NAME.match(name):
+        raise JoinError("A game name is 1 to 8 letters or digits.")
+    if find_game(session, name) is not None:
+        raise JoinError(f"A game called '{name}' already exists.")
+    variant, options = "standard", {}
+    for word in words:
+        if "=" in word:
+            key, _, value = word.partition("=")
+            options[key] = value
+        else:
+            variant = word
+    try:
+        m = load_map(variant)
+        opts = Options(options)
+    except KeyError as exc:
+        raise JoinError(str(exc.args[0])) from None
+    except OptionError as exc:
+        raise JoinError(str(exc)) from None
+    clocks = clocks_to_json(default_clocks(config.clocks))
+    game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks)
+    session.add(game)
+    session.flush()
+    game.players.append(Player(game_id=game.id, email=master, password=password, role=MASTER))
+    session.flush()
+    log.info("game %s created by %s (%s)", name, master, m.name)
+    return view_of(session, game)
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A place in a forming game: the player, how many have places now, how many more are
+    needed, and whether the sender already had the place (a second ``SIGNON ?name``)."""
+
+    player: Player
+    players: int
+    needed: int
+    again: bool
+
+
+def join(view: GameView, address: str, password: str) -> Joined:
+    """Give ``address`` a place in the forming game (or update the place it has)."""
+    game = view.game
+    if game.status != FORMING:
+        raise JoinError(f"Game '{game.name}' is not forming; it has all its players.")
+    mine = next((p for p in view.members(PLAYER) if p.email == address and p.active), None)
+    again = mine is not None
+    if mine is None:
+        mine = Player(game_id=game.id, email=address, password=password, role=PLAYER)
+        game.players.append(mine)
+        view.session.flush()
+    else:
+        mine.password = password
+    joined = len(view.members(PLAYER))
+    log.info("%s %s %s (%d of %d)", address, "signed on again to" if again else "joined", game.name, joined,
+             len(view.map.powers))
+    return Joined(mine, joined, len(view.map.powers) - joined, again)
+
+
+def observe(view: GameView, address: str, password: str) -> tuple[Player, bool] | None:
+    """The sender as an observer of the game: (player, new); None for a wrong password of
+    an observer the address already is."""
+    mine = [p for p in view.game.players if p.role == OBSERVER and p.email == address and p.active]
+    if mine:
+        return (mine[0], False) if mine[0].password == password else None
+    me = Player(game_id=view.game.id, email=address, password=password, role=OBSERVER)
+    view.game.players.append(me)
+    view.session.flush()
+    return me, True
+
+
+def member_for(view: GameView, letter: str) -> Player | None:
+    """The active master (``M``) or the player of the power with signon ``letter``."""
+    if letter == "M":
+        return next((p for p in view.game.players if p.role == MASTER and p.active), None)
+    power = view.map.power_by_letter.get(letter)
+    return view.player_of(power.name) if power is not None else None
+
+
+def start_if_full(view: GameView, config: Config, now: datetime) -> list[Mail]:
+    """Start the game if it is forming and every power has a player; the start mails."""
+    game = view.game
+    if game.status != FORMING:
+        return []
+    players = view.members(PLAYER)
+    m = view.map
+    if len(players) < len(m.powers):
+        return []
+    letters = [pw.letter for pw in m.powers]
+    got = assign([p.email for p in players], [p.preferences for p in players], letters, seed_for(game.name))
+    for p, letter in zip(players, got, strict=True):
+        p.power = m.power_by_letter[letter.upper()].name
+    view.set_position(view.position)
+    game.status = ACTIVE
+    game.seq = 1
+    start_clock(view, now, zone(config.timezone))
+    view.session.flush()
+    log.info("game %s started; deadline %s", game.name, game.deadline)
+    return notices.start(view, config)

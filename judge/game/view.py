@@ -1,0 +1,197 @@
+"""One game as the judge works on it in one transaction: its row, board, position and orders.
+
+A :class:`GameView` is built once per game per transaction (:func:`view_of` keeps it in the
+session) and every part of the judge that looks at a game's board, position or orders goes
+through it: the board is made once, the position read from its JSON once, and each power's
+stored orders decoded once. Changes go through it too (:meth:`GameView.set_position`,
+:meth:`GameView.store_orders`), so what it shows is always what the transaction will commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..engine import Map, Options, Order, Position, initial_position
+from ..engine.phase import Phase
+from ..engine.rules import Ruleset, game_map, ruleset_for
+from ..maps import load_map
+from ..store.codec import order_from_json, order_to_json
+from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, members, order_sets
+from .clocks import Clock, clocks_of
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The board a game plays on: the map its options make, the options, the variant hooks."""
+
+    map: Map
+    options: Options
+    rules: Ruleset
+
+
+@lru_cache(maxsize=64)
+def _board(name: str, options: Options) -> Board:
+    m = game_map(load_map(name), options)
+    return Board(m, options, ruleset_for(m, options))
+
+
+def board_for(map_name: str, options: Mapping[str, Any]) -> Board:
+    """The board of a map with these options (made once per distinct value)."""
+    return _board(map_name, Options(options))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One stored order and the line the player wrote it in."""
+
+    line: str
+    order: Order
+
+
+class GameView:
+    """A game within one transaction (see the module docstring)."""
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        self.board = board_for(game.map_name, game.options or {})
+        self._position: Position | None = None
+        self._orders: dict[str, OrderSet] | None = None
+        self._entries: dict[str, list[Entry]] = {}
+        self._errors_now: dict[str, int] = {}
+
+    # -- board and position ------------------------------------------------------------
+
+    @property
+    def map(self) -> Map:
+        return self.board.map
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def started(self) -> bool:
+        return self.game.position is not None
+
+    @property
+    def position(self) -> Position:
+        """The current position (the starting position while the game is forming)."""
+        if self._position is None:
+            raw = self.game.position
+            self._position = Position.from_json(self.map, raw) if raw else initial_position(self.map)
+        return self._position
+
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+    def set_position(self, position: Position) -> None:
+        """Make ``position`` the game's current position (the stored orders are for the old one)."""
+        self.game.position = position.to_json(self.map)
+        self.game.phase = position.phase.code
+        self._position = position
+        self._orders = None
+        self._entries.clear()
+        self._errors_now.clear()
+
+    def reload_board(self) -> None:
+        """The options changed (before the start): make the board again."""
+        self.board = board_for(self.game.map_name, self.game.options or {})
+        self._position = None
+
+    def clock(self, kind: str | None = None) -> Clock:
+        """The clock settings of ``kind`` (default: the current phase's)."""
+        return clocks_of(self.game.clocks)[kind or self.phase.kind]
+
+    # -- people --------------------------------------------------------------------------
+
+    def members(self, *roles: str) -> list[Player]:
+        """Everyone who reads the game's mail with one of ``roles`` (default: all)."""
+        return members(self.game, roles=roles or (PLAYER, OBSERVER, MASTER))
+
+    def player_of(self, power: str) -> Player | None:
+        return next((p for p in self.game.players if p.role == PLAYER and p.power == power and p.active), None)
+
+    def power_rank(self, power: str | None) -> int:
+        names = [p.name for p in self.map.powers]
+        return names.index(power) if power in names else len(names)
+
+    # -- orders --------------------------------------------------------------------------
+
+    def _sets(self) -> dict[str, OrderSet]:
+        if self._orders is None:
+            self._orders = order_sets(self.session, self.game, self.game.phase) if self.game.phase else {}
+        return self._orders
+
+    def entries(self, power: str) -> list[Entry]:
+        """The power's stored orders for the current phase, decoded once."""
+        found = self._entries.get(power)
+        if found is None:
+            stored = self._sets().get(power)
+            found = [Entry(e["line"], order_from_json(e["order"])) for e in (stored.entries if stored else [])]
+            self._entries[power] = found
+        return found
+
+    def errors(self, power: str) -> int:
+        """Errors in the last mail that gave ``power``'s orders (0: none, or no mail yet)."""
+        stored = self._sets().get(power)
+        return stored.errors if stored else 0
+
+    def all_entries(self) -> dict[str, list[Entry]]:
+        """Every power's stored orders for the current phase."""
+        return {power: self.entries(power) for power in self._sets()}
+
+    def orders(self) -> list[Order]:
+        """Every stored order of the current phase, for the adjudicator."""
+        return [e.order for entries in self.all_entries().values() for e in entries]
+
+    def store_orders(self, power: str, entries: Sequence[Entry], errors: int) -> None:
+        """Replace ``power``'s orders for the current phase; ``errors`` are this order
+        block's, added to those of earlier blocks in the same transaction (one mail)."""
+        errors += self._errors_now.get(power, 0)
+        self._errors_now[power] = errors
+        sets = self._sets()
+        stored = sets.get(power)
+        if stored is None:
+            stored = OrderSet(game_id=self.game.id, power=power, phase=self.game.phase, entries=[], errors=0)
+            self.session.add(stored)
+            sets[power] = stored
+        stored.entries = [{"line": e.line, "order": order_to_json(e.order)} for e in entries]
+        stored.errors = errors
+        self._entries[power] = list(entries)
+
+
+def entries_to_json(entries: Mapping[str, Sequence[Entry]]) -> dict[str, list[dict[str, Any]]]:
+    """Per power, the stored form of its entries (for the phase record)."""
+    return {power: [{"line": e.line, "order": order_to_json(e.order)} for e in items]
+            for power, items in entries.items()}
+
+
+def entries_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[Entry]]:
+    """The inverse of :func:`entries_to_json`."""
+    return {power: [Entry(str(e["line"]), order_from_json(e["order"])) for e in items]
+            for power, items in data.items()}
+
+
+def view_of(session: Session, game: Game) -> GameView:
+    """The one view of ``game`` in ``session``'s transaction."""
+    views: dict[str, GameView] = session.info.setdefault(_VIEWS, {})
+    view = views.get(game.name)
+    if view is None or view.game is not game:
+        view = GameView(session, game)
+        views[game.name] = view
+    return view
+
+
+def forget_views(session: Session) -> None:
+    """Drop the session's views (after a rollback, or when its transaction ends)."""
+    session.info.pop(_VIEWS, None)
+
+
+_VIEWS = "judge.game_views"

@@ -1,0 +1,110 @@
+"""The catalogue of every text the judge writes: each template, its audience and its form.
+
+Every template under ``templates/`` is an entry here and nothing is rendered that is not
+(:func:`judge.render.environment.render` refuses a name outside the catalogue), so this
+table is the list of every mail the judge sends and every part of a reply. Audiences are
+the folders: ``all`` (everyone in a game), ``player`` (one player or the sender of a mail),
+``master`` (a game's master). Forms:
+
+- ``mail``: a whole mail the judge sends; ``kind`` is its outbox kind (``result``,
+  ``start``, ``notice``, ``press``, ``partial``, ``late``, ``selected``, ``private``,
+  ``reply``);
+- ``section``: one part of a reply to an incoming mail (its text between blank lines);
+- ``part``: a piece other templates include.
+
+Help files (``templates/help/*.txt``, plain text sent by ``HELP`` and ``GET``) are listed by
+:func:`judge.render.listing.help_topics`, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAIL, SECTION, PART = "mail", "section", "part"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One template: ``name`` is its path under ``templates/`` without ``.txt.j2``."""
+
+    name: str
+    form: str
+    about: str
+    kind: str | None = None
+
+    @property
+    def audience(self) -> str:
+        return self.name.split("/", 1)[0]
+
+    @property
+    def template(self) -> str:
+        return f"{self.name}.txt.j2"
+
+
+CATALOGUE: tuple[Entry, ...] = (
+    # -- mails to everyone in a game ----------------------------------------------------------
+    Entry("all/results", MAIL, "the results of a processed phase, in the classic layout", "result"),
+    Entry("all/game_start", MAIL, "the game has its players: the player list, the position, the deadline",
+          "start"),
+    Entry("all/press", MAIL, "press or a broadcast as each reader gets it", "press"),
+    Entry("all/resign", MAIL, "a player resigned their powers (Bug91-13)", "notice"),
+    Entry("all/eject", MAIL, "the master ejected a player or an observer", "notice"),
+    Entry("all/game_state", MAIL, "the game was paused, resumed or terminated", "notice"),
+    Entry("all/deadline_changed", MAIL, "the current phase's deadline or grace moved", "notice"),
+    Entry("all/settings_changed", MAIL, "every setting the master changed in one mail", "notice"),
+    Entry("all/draw_declared", MAIL, "the game ended in a draw", "notice"),
+    Entry("all/takeover", MAIL, "an abandoned power was taken over, or its player returned", "notice"),
+    Entry("all/reply", MAIL, "the reply to an incoming mail: header, sections, error count, original",
+          "reply"),
+    # -- mails to one player or to the master ----------------------------------------------------
+    Entry("player/selected", MAIL, "a power given to a player after the start", "selected"),
+    Entry("player/late", MAIL, "to a late player: the deadline passed, when grace ends", "late"),
+    Entry("master/late", MAIL, "to the master: the powers late at the deadline", "notice"),
+    # -- reply sections ---------------------------------------------------------------------------
+    Entry("player/error", SECTION, "a refused command: its line and why"),
+    Entry("player/refused", SECTION, "a command the table does not allow this sender or game state"),
+    Entry("player/wrong_password", SECTION, "Invalid password or power ID specified."),
+    Entry("player/signon", SECTION, "signed on as a power or the master"),
+    Entry("player/observe", SECTION, "now observing a game"),
+    Entry("player/joined", SECTION, "a place in a forming game (or the place updated)"),
+    Entry("player/preference", SECTION, "a preference list set"),
+    Entry("player/wait", SECTION, "SET WAIT / SET NOWAIT acknowledged"),
+    Entry("player/order_lines", SECTION, "each order line of a mail, with its errors and warnings"),
+    Entry("player/adjustments", SECTION, "adjustment orders kept and dropped over the allowance"),
+    Entry("player/orders", SECTION, "a power's order set, whether it is complete, the deadline"),
+    Entry("player/processed", SECTION, "the phase was processed because of this mail"),
+    Entry("player/resigned", SECTION, "the sender resigned"),
+    Entry("player/draw_vote", SECTION, "a draw vote recorded or taken back"),
+    Entry("player/press_sent", SECTION, "the press as it went out"),
+    Entry("player/press_delivered", SECTION, "who got the press"),
+    Entry("player/press_refused", SECTION, "why press was not sent"),
+    Entry("player/takeover", SECTION, "the sender took over an abandoned power"),
+    Entry("player/list", SECTION, "LIST: every game on the judge"),
+    Entry("player/game_list", SECTION, "LIST game: deadlines, parameters, players, position (Bug91-11)"),
+    Entry("player/summary", SECTION, "SUMMARY: players and supply centres by year"),
+    Entry("player/history", SECTION, "HISTORY: archived mails for mapping tools"),
+    Entry("player/history_note", SECTION, "HISTORY: what was left out, or that nothing matched"),
+    Entry("master/created", SECTION, "a game created, with the sender as master"),
+    Entry("master/deadline_set", SECTION, "the deadline or grace set by the master"),
+    Entry("master/state_changed", SECTION, "the game paused, resumed or terminated"),
+    Entry("master/ejected", SECTION, "a member ejected"),
+    Entry("master/power_orders", SECTION, "every power's orders and their state, for the master (Bug91-08)"),
+    Entry("all/lengths_set", SECTION, "the clock of a phase kind changed (also in the settings notice)"),
+    Entry("all/option_set", SECTION, "a game option set (also in the settings notice)"),
+    Entry("all/press_set", SECTION, "the press settings changed (also in the settings notice)"),
+    Entry("all/ending", SECTION, "how a finished game ended"),
+    Entry("all/game_over", SECTION, "the victory or draw line of a result mail"),
+    # -- parts ------------------------------------------------------------------------------------
+    Entry("all/_dislodged", PART, "the dislodged units and where they may retreat"),
+    Entry("all/_ownership", PART, "supply centre ownership and the count table"),
+    Entry("all/_players", PART, "the player list"),
+    Entry("all/_position", PART, "each power's units"),
+    Entry("all/_press_line", PART, "the line that heads a press message"),
+)
+
+_BY_NAME = {e.name: e for e in CATALOGUE}
+
+
+def entry(name: str) -> Entry:
+    """The catalogue entry ``name`` (``player/wait``); KeyError if there is none."""
+    return _BY_NAME[name.removesuffix(".txt.j2")]
