@@ -12,7 +12,7 @@ from judge.engine.position import Position
 from judge.game import orders
 from judge.game.assign import PreferenceError, assign, read_preferences, seed_for, weights
 from judge.game.deadlines import DeadlineError, default_deadline, parse_deadline, zone
-from judge.maps import load_map
+from judge.maps import load_board
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)  # a Monday
 
@@ -71,8 +71,8 @@ def test_assignment_follows_preferences_and_is_stable() -> None:
 
 
 def test_merge_replaces_orders_per_unit() -> None:
-    m = load_map("standard")
-    pos = initial_position(m)
+    m = load_board("standard")
+    pos = initial_position(m.map)
     first = orders.merge(m, pos, "France", [], ["A par - bur", "A mar - spa", "F bre - xyz"])
     assert first.lines == ["A par - bur", "A mar - spa"] and len(first.errors) == 1
     assert not orders.is_complete(m, pos, "France", first.lines)
@@ -83,15 +83,15 @@ def test_merge_replaces_orders_per_unit() -> None:
 
 
 def test_merge_refuses_other_powers_units() -> None:
-    m = load_map("standard")
-    pos = initial_position(m)
+    m = load_board("standard")
+    pos = initial_position(m.map)
     result = orders.merge(m, pos, "France", [], ["A mun - bur"])
     assert result.lines == [] and result.errors
 
 
 def test_adjustments_keep_the_latest() -> None:
-    m = load_map("standard")
-    start = initial_position(m)
+    m = load_board("standard")
+    start = initial_position(m.map)
     owners = dict(start.owners, bel="France", spa="France")
     units = [u for u in start.units.values() if u.province not in ("par", "mar")]
     pos = Position.build(Phase(1901, "F", "B"), units, owners=owners)

@@ -1,13 +1,14 @@
-"""A game's board as the engine sees it: map, position, options and rules."""
+"""A game's board as the engine sees it: the engine's board value and the position."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine import Board as EngineBoard
 from ..engine import Map, Options, Position, initial_position
 from ..engine.phase import Phase
-from ..engine.rules import Ruleset, game_map, ruleset_for
-from ..maps import load_map
+from ..engine.rules import Ruleset
+from ..maps import load_board
 from ..store.games import Game
 
 
@@ -15,10 +16,20 @@ from ..store.games import Game
 class Board:
     """What the engine needs about one game."""
 
-    m: Map
+    engine: EngineBoard
     position: Position
-    options: Options
-    rules: Ruleset
+
+    @property
+    def m(self) -> Map:
+        return self.engine.map
+
+    @property
+    def options(self) -> Options:
+        return self.engine.options
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.engine.rules
 
     @property
     def phase(self) -> Phase:
@@ -31,10 +42,10 @@ def options_of(game: Game) -> Options:
 
 def board_of(game: Game) -> Board:
     """The game's current board (the starting position if it has not started)."""
-    options = options_of(game)
-    m = game_map(load_map(game.map_name), options)
+    engine = load_board(game.map_name, options_of(game))
+    m = engine.map
     position = Position.from_json(m, game.position) if game.position else initial_position(m)
-    return Board(m, position, options, ruleset_for(m, options))
+    return Board(engine, position)
 
 
 def store_position(game: Game, m: Map, position: Position) -> None:

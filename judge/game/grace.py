@@ -61,7 +61,7 @@ def late_players(session: Session, game: Game) -> list[Player]:
     if game.phase is None or game.position is None:
         return []
     b = board_of(game)
-    need = orders.required(b.m, b.position)
+    need = orders.required(b.engine, b.position)
     stored = order_sets(session, game, game.phase)
     rank = {pw.name: i for i, pw in enumerate(b.m.powers)}
     late = []
@@ -69,7 +69,7 @@ def late_players(session: Session, game: Game) -> list[Player]:
         if not p.active or p.power not in need:
             continue
         lines = stored[p.power].lines if p.power in stored else []
-        if not orders.is_complete(b.m, b.position, p.power, lines):
+        if not orders.is_complete(b.engine, b.position, p.power, lines):
             late.append(p)
     return sorted(late, key=lambda p: rank.get(p.power or "", 99))
 

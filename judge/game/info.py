@@ -67,9 +67,9 @@ def _listing(state: MailState, game: Game) -> render.Listing:
     status_of: dict[str, str] = {}
     if position is not None and game.phase:
         stored = order_sets(state.session, game, game.phase)
-        for power in orders.required(b.m, position):
+        for power in orders.required(b.engine, position):
             lines = stored[power].lines if power in stored else []
-            done = orders.is_complete(b.m, position, power, lines)
+            done = orders.is_complete(b.engine, position, power, lines)
             status_of[power] = "" if done else "move"
             if not done:
                 waiting.append(power)

@@ -10,16 +10,15 @@ the earliest are dropped (njudge: "the earliest received build/remove requests a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Build, Map, Order, OrderError, Position, Waive
+from ..engine import Board, Build, Map, Order, OrderError, Position, Waive
 from ..engine.adjustments import adjustments_due
 from ..engine.notation import describe, describe_unit
 from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
-from ..engine.rules import rules_of
 from ..engine.validation import check_order, check_order_set
 
 
@@ -50,21 +49,21 @@ def _key(order: Order) -> str | None:
     return order.unit.province
 
 
-def read_lines(m: Map, position: Position, power: str, lines: Iterable[str]) -> list[tuple[str, Order]]:
+def read_lines(board: Board, position: Position, power: str, lines: Iterable[str]) -> list[tuple[str, Order]]:
     """The stored lines with their orders (lines that no longer read are skipped)."""
     out: list[tuple[str, Order]] = []
     for line in lines:
-        for item in parse_orders(m, position, power, line):
+        for item in parse_orders(board, position, power, line):
             if not isinstance(item, OrderError):
                 out.append((line, item))
     return out
 
 
-def check_line(m: Map, position: Position, power: str, line: str) -> tuple[list[Order], list[LineError]]:
+def check_line(board: Board, position: Position, power: str, line: str) -> tuple[list[Order], list[LineError]]:
     """Parse and check one line (it may hold several orders separated by commas)."""
     orders: list[Order] = []
     errors: list[LineError] = []
-    for item in parse_orders(m, position, power, line):
+    for item in parse_orders(board, position, power, line):
         if isinstance(item, OrderError):
             errors.append(LineError(item.text or line, item.message))
             continue
@@ -72,7 +71,7 @@ def check_line(m: Map, position: Position, power: str, line: str) -> tuple[list[
             errors.append(LineError(line, f"You cannot order the units of {order_power(item)}."))
             continue
         try:
-            check_order(m, position, item)
+            check_order(board, position, item)
         except OrderError as exc:
             errors.append(LineError(line, exc.message))
             continue
@@ -80,27 +79,27 @@ def check_line(m: Map, position: Position, power: str, line: str) -> tuple[list[
     return orders, errors
 
 
-def merge(m: Map, position: Position, power: str, old: Sequence[str], new: Iterable[str]) -> Merge:
+def merge(board: Board, position: Position, power: str, old: Sequence[str], new: Iterable[str]) -> Merge:
     """Add ``new`` lines to the ``old`` set; see the module docstring."""
-    entries: list[tuple[str, Order]] = read_lines(m, position, power, old)
+    entries: list[tuple[str, Order]] = read_lines(board, position, power, old)
     result = Merge(lines=[])
     fresh: list[Order] = []
     for line in new:
-        orders, errors = check_line(m, position, power, line)
+        orders, errors = check_line(board, position, power, line)
         result.errors.extend(errors)
         for order in orders:
             key = _key(order)
             if key is not None:
                 entries = [(t, o) for t, o in entries if _key(o) != key]
-            entries.append((line if len(orders) == 1 else _piece(m, order), order))
+            entries.append((line if len(orders) == 1 else _piece(board.map, order), order))
             result.accepted.append(line)
             fresh.append(order)
     if position.phase.kind == MOVEMENT:  # warnings on the whole set (Colonial: one TSR order a turn)
-        for order, message in check_order_set(m, position, [o for _, o in entries]):
+        for order, message in check_order_set(board, position, [o for _, o in entries]):
             if any(order is o for o in fresh):
                 result.errors.append(LineError(next(t for t, o in entries if o is order), message))
     if position.phase.kind == ADJUSTMENT:
-        due = abs(adjustments_due(m, position, rules_of(m).centre_value).get(power, 0))
+        due = abs(adjustments_due(board, position).get(power, 0))
         if len(entries) > due:
             entries = entries[len(entries) - due:]
     result.lines = [t for t, _ in entries]
@@ -112,7 +111,7 @@ def _piece(m: Map, order: Order) -> str:
     return "waive" if isinstance(order, Waive) else describe(m, order).rstrip(".")
 
 
-def required(m: Map, position: Position) -> dict[str, int]:
+def required(board: Board, position: Position) -> dict[str, int]:
     """Powers that must order in this phase, with how many orders make a complete set."""
     kind = position.phase.kind
     counts: dict[str, int] = {}
@@ -123,32 +122,33 @@ def required(m: Map, position: Position) -> dict[str, int]:
         for d in position.dislodged.values():
             counts[d.unit.power] = counts.get(d.unit.power, 0) + 1
     else:
-        counts = {p: abs(n) for p, n in adjustments_due(m, position, rules_of(m).centre_value).items()}
+        counts = {p: abs(n) for p, n in adjustments_due(board, position).items()}
     return counts
 
 
-def is_complete(m: Map, position: Position, power: str, lines: Sequence[str]) -> bool:
+def is_complete(board: Board, position: Position, power: str, lines: Sequence[str]) -> bool:
     """True when every unit (movement), dislodged unit (retreat) or due adjustment of
     ``power`` has an order."""
-    need = required(m, position).get(power, 0)
-    orders = [o for _, o in read_lines(m, position, power, lines)]
+    need = required(board, position).get(power, 0)
+    orders = [o for _, o in read_lines(board, position, power, lines)]
     if position.phase.kind == ADJUSTMENT:
         return len(orders) >= need
     return len({_key(o) for o in orders}) >= need
 
 
-def orders_of(m: Map, position: Position, lines_by_power: dict[str, Sequence[str]]) -> list[Order]:
+def orders_of(board: Board, position: Position, lines_by_power: Mapping[str, Sequence[str]]) -> list[Order]:
     """Every stored order of the phase, for the adjudicator."""
     out: list[Order] = []
     for power, lines in lines_by_power.items():
-        out.extend(o for _, o in read_lines(m, position, power, lines))
+        out.extend(o for _, o in read_lines(board, position, power, lines))
     return out
 
 
-def echo(m: Map, position: Position, power: str, lines: Sequence[str]) -> list[str]:
+def echo(board: Board, position: Position, power: str, lines: Sequence[str]) -> list[str]:
     """The power's order set as the results print it; units left without an order are
     listed as ``No Order Processed`` (njudge's wording) in a movement or retreat phase."""
-    orders = [o for _, o in read_lines(m, position, power, lines)]
+    m = board.map
+    orders = [o for _, o in read_lines(board, position, power, lines)]
     done = {_key(o) for o in orders}
     out = [describe(m, o) for o in orders]
     kind = position.phase.kind

@@ -31,7 +31,7 @@ def flush_orders(state: MailState) -> None:
     assert me.power is not None and game.phase is not None
     b = board_of(game)
     stored = order_set(state.session, game, me.power, game.phase)
-    merged = orders.merge(b.m, b.position, me.power, list(stored.lines) if stored else [],
+    merged = orders.merge(b.engine, b.position, me.power, list(stored.lines) if stored else [],
                           [cmd.text for cmd in pending])
     if stored is None:
         stored = OrderSet(game_id=game.id, power=me.power, phase=game.phase, lines=[])
@@ -40,9 +40,9 @@ def flush_orders(state: MailState) -> None:
     state.touched = True
     lines = [(cmd.text, _error_for(cmd.text, merged.errors)) for cmd in pending]
     state.error_count += sum(1 for _, err in lines if err)
-    complete = orders.is_complete(b.m, b.position, me.power, merged.lines)
+    complete = orders.is_complete(b.engine, b.position, me.power, merged.lines)
     state.say(notices.order_lines_text(lines))
-    state.say(notices.orders_text(state.config, game, me.power, orders.echo(b.m, b.position, me.power,
+    state.say(notices.orders_text(state.config, game, me.power, orders.echo(b.engine, b.position, me.power,
                                                                              merged.lines), complete, state.now))
     log.info("%s: orders for %s in %s (%d lines, complete=%s)", game.name, me.power, game.phase,
              len(merged.lines), complete)

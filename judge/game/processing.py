@@ -90,7 +90,7 @@ def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
     missed = grace.count_missed(session, game, now)
     stored = order_sets(session, game, game.phase)
     lines = {power: list(o.lines) for power, o in stored.items()}
-    result = adjudicate(b.m, b.position, orders.orders_of(b.m, b.position, lines), b.options, b.rules)
+    result = adjudicate(b.engine, b.position, orders.orders_of(b.engine, b.position, lines))
     seq = game.seq
     record = PhaseRecord(game_id=game.id, seq=seq, phase=game.phase, position=b.position.to_json(b.m),
                          orders=lines, results="")
@@ -101,7 +101,7 @@ def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
     for p in members(game):
         p.wait = False
         p.draw_vote = False
-    _eliminate(game, b.m, nxt)
+    _eliminate(game, b.engine, nxt)
     game_over = None
     if result.winners:
         game.status = FINISHED
@@ -117,11 +117,11 @@ def advance(session: Session, config: Any, game: Game, now: datetime) -> None:
              f", missed by {', '.join(missed)}" if missed else "")
 
 
-def _eliminate(game: Game, m: Any, position: Any) -> None:
+def _eliminate(game: Game, board: Any, position: Any) -> None:
     """Mark players whose power has neither units nor centres left."""
     alive = {u.power for u in position.units.values()} | set(position.owners.values())
     alive |= {d.unit.power for d in position.dislodged.values()}
-    counts = adjustment_counts(m, position)
+    counts = adjustment_counts(board, position)
     for p in game.players:
         if p.role == PLAYER and p.power and p.active and p.power not in alive and counts.get(p.power, 0) <= 0:
             p.status = ELIMINATED
