@@ -23,9 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.engine import adjudicate, initial_position  # noqa: E402
-from judge.engine.rules import ruleset_for  # noqa: E402
-from judge.engine.options import Options  # noqa: E402
-from judge.maps import load_map  # noqa: E402
+from judge.maps import load_board  # noqa: E402
 from judge.randomgame import parse_legal, random_orders  # noqa: E402
 
 try:
@@ -56,17 +54,17 @@ def mila_phase(code: str, kind: str) -> str:
 
 def record(games: int, phases: int, seed: int) -> tuple[list[Game], int]:
     """Play the random games with our engine, checking MILA in lockstep where installed."""
-    m = load_map("standard")
+    board = load_board("standard")
     recorded: list[Game] = []
     cut = 0
     for g in range(games):
         rng = random.Random(seed * 1000 + g)
-        pos = initial_position(m)
+        pos = initial_position(board.map)
         peer = diplomacy.Game() if diplomacy else None
         game: Game = []
         for _ in range(phases):
-            orders = random_orders(m, pos, rng)
-            result = adjudicate(m, pos, parse_legal(m, pos, orders))
+            orders = random_orders(board, pos, rng)
+            result = adjudicate(board, pos, parse_legal(board, pos, orders))
             if peer is not None:
                 kind = pos.phase.kind
                 for power, lines in orders.items():
@@ -87,13 +85,12 @@ def record(games: int, phases: int, seed: int) -> tuple[list[Game], int]:
 
 
 def time_ours(games: list[Game]) -> float:
-    m = load_map("standard")
-    rules = ruleset_for(m, Options())
+    board = load_board("standard")
     start = time.perf_counter()
     for game in games:
-        pos = initial_position(m)
+        pos = initial_position(board.map)
         for _, orders in game:
-            pos = adjudicate(m, pos, parse_legal(m, pos, orders), ruleset=rules).next
+            pos = adjudicate(board, pos, parse_legal(board, pos, orders)).next
     return time.perf_counter() - start
 
 

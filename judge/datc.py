@@ -10,19 +10,19 @@ as a judge would refuse them at entry; the unit then holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import Map, Options, OrderError, Phase, Position, Unit, adjudicate, initial_position
+from .engine import Board, Map, Options, OrderError, Phase, Position, Unit, adjudicate, initial_position
+from .engine.adjudicator import MovementOutcome
 from .engine.map import province_of
 from .engine.parser import parse_order
 from .engine.phase import RETREAT
 from .engine.position import Dislodged
-from .engine.retreats import RetreatRoute, RetreatRule
-from .engine.rules import game_map, ruleset_for
+from .engine.retreats import retreat_options
 from .engine.validation import check_order
-from .maps import load_map
+from .maps import load_board
 
 _SECTIONS = {
     "PRESTATE_SETPHASE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE", "PRESTATE_DISLODGED",
@@ -142,9 +142,8 @@ def _split_power(m: Map, line: str) -> tuple[str, str]:
     return power.name, rest.strip()
 
 
-def _prestate(
-    m: Map, case: Case, retreat_rules: Iterable[RetreatRule] = (), retreat_routes: Iterable[RetreatRoute] = ()
-) -> Position:
+def _prestate(board: Board, case: Case) -> Position:
+    m = board.map
     phase = Phase.parse(case.phase) if case.phase else Phase.parse(m.start)
     if case.owners is None:
         owners = dict(initial_position(m).owners)
@@ -156,16 +155,14 @@ def _prestate(
     units = [_unit_line(m, line) for line in case.prestate]
     dislodged: list[Dislodged] = []
     if phase.kind == RETREAT:
-        dislodged = _retreat_setup(m, case, units, retreat_rules, retreat_routes)
+        dislodged = _retreat_setup(board, case, units)
     return Position.build(phase, units, dislodged, owners)
 
 
-def _retreat_setup(
-    m: Map, case: Case, units: list[Unit], retreat_rules: Iterable[RetreatRule] = (),
-    retreat_routes: Iterable[RetreatRoute] = (),
-) -> list[Dislodged]:
-    """Rebuild each dislodged unit's retreats from the previous movement's results, filtered
-    by the variant's retreat rules (as the engine's ``retreat_options`` does)."""
+def _retreat_setup(board: Board, case: Case, units: list[Unit]) -> list[Dislodged]:
+    """Rebuild each dislodged unit's retreats from the previous movement's results, as the
+    engine's ``retreat_options`` gives them after that movement."""
+    m = board.map
     occupied = {u.province for u in units}
     moves: list[tuple[bool, str, str, bool]] = []  # success, origin, dest, by convoy
     for line in case.results:
@@ -182,44 +179,36 @@ def _retreat_setup(
             moves.append((status.strip().upper() == "SUCCESS", origin, dest, by_convoy))
     dislodged = [_unit_line(m, line) for line in case.dislodged]
     attackers = {
-        u.province: next(((o, c) for ok, o, d, c in moves if ok and d == u.province), None) for u in dislodged
+        u.province: next((o for ok, o, d, _ in moves if ok and d == u.province), None) for u in dislodged
     }
     # a unit that lost a head-to-head leaves no standoff where its attacker came from
-    lost = {(u.province, a[0]) for u in dislodged if (a := attackers[u.province]) is not None}
-    standoffs = {d for ok, o, d, _ in moves if not ok and d not in occupied and (o, d) not in lost}
-    out = []
-    for unit in dislodged:
-        attacker = attackers[unit.province]
-        blocked = occupied | standoffs
-        if attacker is not None and not attacker[1]:
-            blocked = blocked | {attacker[0]}
-        adj = m.army_adj if unit.type == "A" else m.fleet_adj
-        after = {u.province: u for u in units}
-        near = set(adj.get(unit.location, ())) | {x for r in retreat_routes for x in r(m, unit, after)}
-        retreats: Iterable[str] = sorted(x for x in near if province_of(x) not in blocked)
-        for rule in retreat_rules:
-            retreats = rule(m, unit, retreats)
-        retreats = tuple(retreats)
-        out.append(Dislodged(unit, retreats))
-    return out
+    lost = {(u.province, a) for u in dislodged if (a := attackers[u.province]) is not None}
+    outcome = MovementOutcome(
+        succeeded=frozenset(o for ok, o, _, _ in moves if ok),
+        dislodged={p: a for p, a in attackers.items() if a is not None},
+        by_convoy=frozenset(o for _, o, _, c in moves if c),
+        void=frozenset(), cut=frozenset(), no_route=frozenset(),
+        contested=frozenset(d for ok, o, d, _ in moves if not ok and d not in occupied and (o, d) not in lost),
+    )
+    after = {u.province: u for u in units}
+    return [Dislodged(unit, retreat_options(board, unit, outcome, after)) for unit in dislodged]
 
 
 def run_case(case: Case) -> str | None:
     """Adjudicate one case; None if it passes, else what differed."""
-    options = Options(case.options)
-    m = game_map(load_map(case.variant), options)
-    rules = ruleset_for(m, options)
-    position = _prestate(m, case, rules.retreat_rules, rules.retreat_routes)
+    board = load_board(case.variant, Options(case.options))
+    m = board.map
+    position = _prestate(board, case)
     orders = []
     for line in case.orders:
         power, text = _split_power(m, line)
         try:
-            order = parse_order(m, position, power, text)
-            check_order(m, position, order)
+            order = parse_order(board, position, power, text)
+            check_order(board, position, order)
         except OrderError:
             continue
         orders.append(order)
-    result = adjudicate(m, position, orders, options, rules)
+    result = adjudicate(board, position, orders)
     got = {(u.power, u.type, u.location) for u in result.next.units.values()}
     if case.poststate is None:
         want = {(u.power, u.type, u.location) for u in position.units.values()}
@@ -241,7 +230,7 @@ def _diff(label: str, want: set[tuple[str, str, str]], got: set[tuple[str, str, 
     return f"{label}: expected but missing [{fmt(want - got)}], unexpected [{fmt(got - want)}]"
 
 
-def run_files(paths: Iterable[str | Path], out=print) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def run_files(paths: Iterable[str | Path], out: Callable[[str], object] = print) -> tuple[int, int]:
     """Run every case in the files, printing one line each and the totals."""
     passed = failed = 0
     for path in paths:

@@ -17,9 +17,8 @@ from .engine.notation import describe
 from .engine.options import OptionError
 from .engine.parser import parse_orders
 from .engine.phase import PhaseError
-from .engine.rules import game_map, ruleset_for
 from .engine.validation import check_order
-from .maps import load_map
+from .maps import load_board
 
 
 class RequestError(ValueError):
@@ -31,12 +30,14 @@ def handle(request: Any) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise RequestError("each line must be a JSON object")
     try:
-        m = load_map(str(request.get("map", "standard")))
+        options = Options(request.get("options") or {})
+        board = load_board(str(request.get("map", "standard")), options)
     except KeyError as exc:
         raise RequestError(str(exc.args[0])) from None
+    except OptionError as exc:
+        raise RequestError(str(exc)) from None
+    m = board.map
     try:
-        options = Options(request.get("options") or {})
-        m = game_map(m, options)
         position = Position.from_json(m, request)
     except (OptionError, PositionError, PhaseError) as exc:
         raise RequestError(str(exc)) from None
@@ -53,17 +54,17 @@ def handle(request: Any) -> dict[str, Any]:
         if isinstance(lines, str):
             lines = [lines]
         for line in lines:
-            for item in parse_orders(m, position, power.name, str(line)):
+            for item in parse_orders(board, position, power.name, str(line)):
                 if isinstance(item, OrderError):
                     errors.append(f"{power.name}: {item.text or line}: {item.message}")
                     continue
                 try:
-                    check_order(m, position, item)
+                    check_order(board, position, item)
                 except OrderError as exc:
                     errors.append(f"{power.name}: {line}: {exc.message}")
                     continue
                 orders.append(item)
-    result = adjudicate(m, position, orders, options, ruleset_for(m, options))
+    result = adjudicate(board, position, orders)
     return {
         "results": [
             {"power": r.power, "order": describe(m, r.order), "outcome": r.outcome}

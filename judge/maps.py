@@ -1,4 +1,5 @@
-"""Finding and loading the bundled map files (``maps/<name>.toml``), once per process."""
+"""Finding and loading the bundled map files (``maps/<name>.toml``), once per process, and
+the boards games play on them (one per map and option set)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import os
 from functools import cache
 from pathlib import Path
 
+from .engine.board import Board
 from .engine.map import Map
 from .engine.mapfile import MapError, parse_map
+from .engine.options import Options
 
-__all__ = ["MapError", "available_maps", "load_map", "maps_dir"]
+__all__ = ["MapError", "available_maps", "load_board", "load_map", "maps_dir"]
 
 
 def maps_dir() -> Path:
@@ -34,15 +37,32 @@ def _load(path: str) -> Map:
     return parse_map(Path(path).read_text(encoding="utf-8"), source=path)
 
 
-def load_map(name: str) -> Map:
-    """The map called ``name`` (case-insensitive; also its aliases), parsed and checked once."""
+def _path(name: str) -> str:
+    """The file of the map called ``name`` (case-insensitive; also its aliases)."""
     key = name.strip().lower()
     folder = maps_dir()
     path = folder / f"{key}.toml"
     if path.is_file():
-        return _load(str(path))
+        return str(path)
     for stem in available_maps():
-        m = _load(str(folder / f"{stem}.toml"))
+        candidate = str(folder / f"{stem}.toml")
+        m = _load(candidate)
         if key in (m.name, m.title.lower(), *m.map_aliases):
-            return m
+            return candidate
     raise KeyError(f"no map called {name!r}; the maps are: {', '.join(available_maps())}")
+
+
+def load_map(name: str) -> Map:
+    """The map called ``name`` (case-insensitive; also its aliases), parsed and checked once."""
+    return _load(_path(name))
+
+
+@cache
+def _board(path: str, options: Options) -> Board:
+    return Board.of(_load(path), options)
+
+
+def load_board(name: str, options: Options | None = None) -> Board:
+    """The board of map ``name`` under ``options`` (the defaults if None), built once per
+    map file and option set (options compare by value) and then shared."""
+    return _board(_path(name), options if options is not None else Options())

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .engine import ARMY, FLEET, Map, Position, adjudicate, province_of
+from .engine import ARMY, FLEET, Board, Map, Order, Position, Unit, adjudicate, province_of
 from .engine.adjustments import adjustments_due, build_sites
 from .engine.parser import parse_orders
 from .engine.phase import ADJUSTMENT, MOVEMENT
@@ -30,13 +30,13 @@ class PlayedPhase:
     adjudication: Adjudication
 
 
-def random_orders(m: Map, position: Position, rng: random.Random) -> dict[str, list[str]]:
+def random_orders(board: Board, position: Position, rng: random.Random) -> dict[str, list[str]]:
     """Legal orders (as text) for every power in ``position``."""
     kind = position.phase.kind
     if kind == MOVEMENT:
-        return _movement(m, position, rng)
+        return _movement(board, position, rng)
     if kind == ADJUSTMENT:
-        return _adjustment(m, position, rng)
+        return _adjustment(board, position, rng)
     out: dict[str, list[str]] = {}
     for d in position.dislodged.values():
         u = d.unit
@@ -46,7 +46,8 @@ def random_orders(m: Map, position: Position, rng: random.Random) -> dict[str, l
     return out
 
 
-def _movement(m: Map, position: Position, rng: random.Random) -> dict[str, list[str]]:
+def _movement(board: Board, position: Position, rng: random.Random) -> dict[str, list[str]]:
+    m = board.map
     moves: dict[str, str] = {}
     for prov, u in position.units.items():
         if rng.random() < 0.7:
@@ -68,7 +69,10 @@ def _movement(m: Map, position: Position, rng: random.Random) -> dict[str, list[
     return out
 
 
-def _convoy(m, position, fleet, rng, moves, convoyed, out):  # type: ignore[no-untyped-def]
+def _convoy(
+    m: Map, position: Position, fleet: Unit, rng: random.Random, moves: dict[str, str], convoyed: set[str],
+    out: dict[str, list[str]],
+) -> str | None:
     """A fleet at sea convoys an adjacent army of its power to another coast it touches."""
     reach = m.fleet_reach.get(fleet.location, ())
     armies = sorted(p for p in reach if (a := position.units.get(p)) is not None and a.type == ARMY
@@ -91,7 +95,7 @@ def _convoy(m, position, fleet, rng, moves, convoyed, out):  # type: ignore[no-u
     return f"F {fleet.location} C A {army} - {dest}"
 
 
-def _support(m, position, u, rng, moves):  # type: ignore[no-untyped-def]
+def _support(m: Map, position: Position, u: Unit, rng: random.Random, moves: dict[str, str]) -> str | None:
     candidates = []
     for prov, other in position.units.items():
         if prov == u.province:
@@ -105,9 +109,10 @@ def _support(m, position, u, rng, moves):  # type: ignore[no-untyped-def]
     return rng.choice(candidates) if candidates else None
 
 
-def _adjustment(m: Map, position: Position, rng: random.Random) -> dict[str, list[str]]:
+def _adjustment(board: Board, position: Position, rng: random.Random) -> dict[str, list[str]]:
+    m = board.map
     out: dict[str, list[str]] = {}
-    for power, n in adjustments_due(m, position).items():
+    for power, n in adjustments_due(board, position).items():
         lines = out.setdefault(power, [])
         if n > 0:
             sites = build_sites(m, position, power)
@@ -125,27 +130,27 @@ def _adjustment(m: Map, position: Position, rng: random.Random) -> dict[str, lis
     return out
 
 
-def parse_legal(m: Map, position: Position, orders: dict[str, list[str]]) -> list:  # type: ignore[type-arg]
+def parse_legal(board: Board, position: Position, orders: dict[str, list[str]]) -> list[Order]:
     """Parse and check order texts; refused ones are left out (the unit gets its default)."""
-    parsed = []
+    parsed: list[Order] = []
     for power, lines in orders.items():
-        for item in parse_orders(m, position, power, "\n".join(lines)):
+        for item in parse_orders(board, position, power, "\n".join(lines)):
             if isinstance(item, Exception):
                 continue
             try:
-                check_order(m, position, item)
+                check_order(board, position, item)
             except ValueError:
                 continue
             parsed.append(item)
     return parsed
 
 
-def play(m: Map, position: Position, seed: int, phases: int) -> Iterator[PlayedPhase]:
+def play(board: Board, position: Position, seed: int, phases: int) -> Iterator[PlayedPhase]:
     """Play ``phases`` phases of random legal orders from ``position``; stops at a victory."""
     rng = random.Random(seed)
     for _ in range(phases):
-        orders = random_orders(m, position, rng)
-        result = adjudicate(m, position, parse_legal(m, position, orders))
+        orders = random_orders(board, position, rng)
+        result = adjudicate(board, position, parse_legal(board, position, orders))
         yield PlayedPhase(position, orders, result)
         if result.winners:
             return

@@ -11,6 +11,7 @@ import pytest
 
 from judge.datc import read_cases, run_case
 from judge.engine import (
+    Board,
     Move,
     Options,
     OrderError,
@@ -26,12 +27,11 @@ from judge.engine.adjustments import adjustment_counts
 from judge.engine.notation import describe
 from judge.engine.options import option_specs
 from judge.engine.parser import parse_order
-from judge.engine.rules import Ruleset, game_map, map_options, ruleset_for
+from judge.engine.rules import Ruleset
 from judge.engine.rules.colonial import READINGS
 from judge.engine.validation import check_order, check_order_set
 from judge.game.orders import merge
-from judge.game.view import board_for
-from judge.maps import load_map
+from judge.maps import load_board, load_map
 
 HERE = Path(__file__).parent / "colonial"
 ROOT = Path(__file__).parent.parent
@@ -59,10 +59,8 @@ def test_rule_case(case) -> None:  # type: ignore[no-untyped-def]
 # -- options --------------------------------------------------------------------------
 
 
-def _board(**options: object) -> tuple:  # type: ignore[type-arg]
-    opts = Options(options)
-    m = game_map(load_map("colonial"), opts)
-    return m, opts
+def _board(**options: object) -> Board:
+    return load_board("colonial", Options(options))
 
 
 def test_readings_match_the_map_file() -> None:
@@ -113,20 +111,22 @@ def test_options_are_colonial_only_and_checked() -> None:
 def test_a_finer_option_changes_the_adjudication() -> None:
     """The same orders under the moulmein reading, then with tsr_static_break=void."""
     for extra, where in (({}, "oms"), ({"tsr_static_break": "void"}, "mos")):
-        m, opts = _board(colonial_rules="moulmein", **extra)
+        m = _board(colonial_rules="moulmein", **extra)
         pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "kra")])
         order = parse_order(m, pos, "Russia", "A mos - TSR - vla")
         check_order(m, pos, order)
-        result = adjudicate(m, pos, [order], opts, ruleset_for(m, opts))
+        result = adjudicate(m, pos, [order])
         assert result.next.units[where] == Unit("Russia", "A", where)
 
 
-def test_the_game_board_remembers_its_options() -> None:
-    m, opts = _board(colonial_rules="moulmein")
-    assert map_options(m) == opts
-    assert "aki" in m.army_adj["ota"] and "soj" in m.fleet_adj["sak"]
-    base, _ = _board()
-    assert "aki" not in base.army_adj["ota"] and "soj" not in base.fleet_adj["sak"]
+def test_the_board_holds_the_map_version_of_its_options() -> None:
+    m = _board(colonial_rules="moulmein")
+    assert m.options == Options({"colonial_rules": "moulmein"})
+    assert "aki" in m.map.army_adj["ota"] and "soj" in m.map.fleet_adj["sak"]
+    base = _board()
+    assert "aki" not in base.map.army_adj["ota"] and "soj" not in base.map.fleet_adj["sak"]
+    assert _board(colonial_rules="moulmein") is m  # load_board keeps one board per option set
+    assert Board.of(load_map("colonial"), Options({"colonial_rules": "moulmein"})) is not m
 
 
 # -- Hong Kong ------------------------------------------------------------------------
@@ -139,34 +139,33 @@ def _china_owns(*extra: str) -> dict[str, str]:
 def test_hong_kong_counts_for_nobody_in_chinese_hands() -> None:
     units = [Unit("China", "A", p) for p in ("can", "mac", "pek", "sha", "sik")]
     pos = Position.build(Phase.parse("F1870B"), units, owners={**_china_owns("hon"), "tok": "Japan"})
-    m, moulmein = _board(colonial_rules="moulmein")
-    value = ruleset_for(m, moulmein).centre_value
-    assert adjustment_counts(m, pos, value)["China"] == 0
-    assert adjustment_counts(m, pos)["China"] == 1
-    adj, opts = _board(colonial_rules="adjudicator")
-    assert ruleset_for(adj, opts).centre_value is None
+    m = _board(colonial_rules="moulmein")
+    assert adjustment_counts(m, pos)["China"] == 0
+    adj = _board(colonial_rules="adjudicator")
+    assert adjustment_counts(adj, pos)["China"] == 1
+    assert adj.rules.centre_value is None
 
 
 def test_hong_kong_counts_for_japan_under_the_rule() -> None:
-    m, opts = _board(colonial_rules="moulmein")
+    m = _board(colonial_rules="moulmein")
     pos = Position.build(Phase.parse("F1870B"), [Unit("Japan", "A", "kyo")], owners={"kyo": "Japan", "hon": "Japan"})
-    assert adjustment_counts(m, pos, ruleset_for(m, opts).centre_value)["Japan"] == 1
+    assert adjustment_counts(m, pos)["Japan"] == 1
 
 
 def test_hong_kong_and_victory() -> None:
     neutral = [c for c in load_map("colonial").supply_centres if c not in _china_owns("hon")]
     owners = {**_china_owns("hon"), **{c: "China" for c in neutral[:24]}}  # 30 with Hong Kong
-    m, moulmein = _board(colonial_rules="moulmein")
-    assert victors(m, owners, ruleset_for(m, moulmein)) == ()
-    adj, opts = _board(colonial_rules="adjudicator")
-    assert victors(adj, owners, ruleset_for(adj, opts)) == ("China",)
+    m = _board(colonial_rules="moulmein")
+    assert victors(m, owners) == ()
+    adj = _board(colonial_rules="adjudicator")
+    assert victors(adj, owners) == ("China",)
     owners["hon"] = "Britain"
     owners[neutral[24]] = "China"
-    assert victors(m, owners, ruleset_for(m, moulmein)) == ("China",)
+    assert victors(m, owners) == ("China",)
 
 
 def test_validation_refuses_a_chinese_build_hong_kong_does_not_pay_for() -> None:
-    m, _ = _board(colonial_rules="moulmein")
+    m = _board(colonial_rules="moulmein")
     units = [Unit("China", "A", p) for p in ("hon", "mac", "pek", "sha", "sik")]
     pos = Position.build(Phase.parse("F1870B"), units, owners=_china_owns("hon"))
     with pytest.raises(OrderError, match="no builds"):
@@ -190,8 +189,8 @@ def test_validation_refuses_a_chinese_build_hong_kong_does_not_pay_for() -> None
 def test_calendar_codes_and_names(calendar: str, codes: list[str], titles: list[str]) -> None:
     """Two years of a calendar: with builds after the first, none after the second. The
     code carries the year players read, and the names keep "<Season> of <year>" for mappers."""
-    m, opts = _board(colonial_calendar=calendar)
-    cal = ruleset_for(m, opts).calendar
+    m = _board(colonial_calendar=calendar)
+    cal = m.rules.calendar
     spring = Phase.parse("S1870M")
     fall = cal.next_movement(spring)
     builds = cal.adjustment_phase(fall)
@@ -204,16 +203,14 @@ def test_calendar_codes_and_names(calendar: str, codes: list[str], titles: list[
 
 
 def test_whole_year_is_the_adjudicator_default_and_a_game_counts_its_years() -> None:
-    m, opts = _board(colonial_rules="adjudicator")
-    rules = ruleset_for(m, opts)
-    pos = initial_position(m)
-    spring = adjudicate(m, pos, [], opts, rules)
+    m = _board(colonial_rules="adjudicator")
+    pos = initial_position(m.map)
+    spring = adjudicate(m, pos, [])
     assert spring.next.phase.code == "F1871M"
-    fall = adjudicate(m, spring.next, [], opts, rules)
+    fall = adjudicate(m, spring.next, [])
     assert fall.next.phase.code in ("F1871B", "S1872M")
-    m, opts = _board(colonial_rules="moulmein")
-    rules = ruleset_for(m, opts)
-    assert adjudicate(m, initial_position(m), [], opts, rules).next.phase.code == "F1870M"
+    m = _board(colonial_rules="moulmein")
+    assert adjudicate(m, initial_position(m.map), []).next.phase.code == "F1870M"
 
 
 # -- order forms and results ----------------------------------------------------------
@@ -224,8 +221,8 @@ def test_whole_year_is_the_adjudicator_default_and_a_game_counts_its_years() -> 
     "A Omsk - Trans Siberian Railway - Vladivostok", "a oms tsr vla",
 ])
 def test_tsr_order_forms(text: str) -> None:
-    m, _ = _board()
-    pos = initial_position(m)
+    m = _board()
+    pos = initial_position(m.map)
     order = parse_order(m, pos, "Russia", text)
     assert order == Move(Unit("Russia", "A", "oms"), "vla", via="railway")
     check_order(m, pos, order)
@@ -233,7 +230,7 @@ def test_tsr_order_forms(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["A ore S A mos TSR oms", "A ore S A mos - oms", "A ore S A mos - TSR - oms"])
 def test_supports_of_a_tsr_move(text: str) -> None:
-    m, _ = _board()
+    m = _board()
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "ore")],
                          owners={"mos": "Russia", "oms": "Russia"})
     order = parse_order(m, pos, "Russia", text)
@@ -247,7 +244,7 @@ def test_supports_of_a_tsr_move(text: str) -> None:
     ("Russia", "A ore TSR vla", "Orenburg is not on"),
 ])
 def test_tsr_legality_messages(power: str, text: str, message: str) -> None:
-    m, _ = _board()
+    m = _board()
     pos = Position.build(Phase.parse("S1870M"), [Unit("China", "A", "kra"), Unit("Russia", "F", "vla"),
                                                  Unit("Russia", "A", "ore")])
     with pytest.raises(OrderError, match=message):
@@ -255,7 +252,7 @@ def test_tsr_legality_messages(power: str, text: str, message: str) -> None:
 
 
 def test_omsk_owned_by_china_breaks_the_line_in_the_adjudicator_reading() -> None:
-    m, _ = _board(colonial_rules="adjudicator")
+    m = _board(colonial_rules="adjudicator")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos")], owners={"oms": "China"})
     with pytest.raises(OrderError, match="broken at Omsk"):
         check_order(m, pos, parse_order(m, pos, "Russia", "A mos TSR kra"))
@@ -263,38 +260,38 @@ def test_omsk_owned_by_china_breaks_the_line_in_the_adjudicator_reading() -> Non
 
 
 def test_a_blocked_tsr_army_bounces_and_the_result_says_where_it_stopped() -> None:
-    m, opts = _board(colonial_rules="moulmein")
+    m = _board(colonial_rules="moulmein")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "mon")])
     orders = [parse_order(m, pos, "Russia", "A mos - TSR - vla"), parse_order(m, pos, "China", "A mon - kra")]
-    result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
+    result = adjudicate(m, pos, orders)
     russian = next(r for r in result.results if r.power == "Russia")
     assert russian.notes == ("bounce",) and russian.stopped == "oms"
-    assert describe(m, russian.order) == "Army Moscow -> Trans-Siberian Railroad -> Vladivostok."
+    assert describe(m.map, russian.order) == "Army Moscow -> Trans-Siberian Railroad -> Vladivostok."
     assert result.next.units["oms"] == Unit("Russia", "A", "oms") and "mos" not in result.next.units
 
 
 def test_a_void_tsr_order_is_reported_void() -> None:
-    m, opts = _board(colonial_rules="adjudicator")
+    m = _board(colonial_rules="adjudicator")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("China", "A", "kra")],
                          owners={"oms": "Russia"})
-    result = adjudicate(m, pos, [parse_order(m, pos, "Russia", "A mos TSR vla")], opts, ruleset_for(m, opts))
+    result = adjudicate(m, pos, [parse_order(m, pos, "Russia", "A mos TSR vla")])
     russian = next(r for r in result.results if r.power == "Russia")
     assert russian.notes == ("void",) and russian.stopped is None
 
 
 def test_a_canal_move_is_reported_through_the_canal() -> None:
-    m, opts = _board(colonial_rules="moulmein")
+    m = _board(colonial_rules="moulmein")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "med")])
     order = parse_order(m, pos, "Turkey", "F med - red")
     check_order(m, pos, order)
-    result = adjudicate(m, pos, [order], opts, ruleset_for(m, opts))
+    result = adjudicate(m, pos, [order])
     fleet = next(r for r in result.results if r.order.unit.type == "F")  # type: ignore[union-attr]
     assert fleet.notes == ()
-    assert describe(m, fleet.order) == "Fleet Mediterranean Sea -> Suez Canal -> Red Sea."
+    assert describe(m.map, fleet.order) == "Fleet Mediterranean Sea -> Suez Canal -> Red Sea."
 
 
 def test_the_canal_move_is_illegal_in_the_adjudicator_reading() -> None:
-    m, _ = _board(colonial_rules="adjudicator")
+    m = _board(colonial_rules="adjudicator")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "med")])
     with pytest.raises(OrderError):
         check_order(m, pos, parse_order(m, pos, "Turkey", "F med - red"))
@@ -302,7 +299,7 @@ def test_the_canal_move_is_illegal_in_the_adjudicator_reading() -> None:
 
 @pytest.mark.parametrize("through", [True, False])
 def test_supports_and_retreats_through_the_canal(through: bool) -> None:
-    m, opts = _board(colonial_rules="moulmein", suez_support_through=through)
+    m = _board(colonial_rules="moulmein", suez_support_through=through)
     units = [Unit("Turkey", "A", "egy"), Unit("Turkey", "F", "red"), Unit("Britain", "F", "red"),
              Unit("France", "F", "ade"), Unit("France", "F", "goa")]
     pos = Position.build(Phase.parse("S1870M"), [*units[:2], Unit("Turkey", "F", "med")])
@@ -316,7 +313,7 @@ def test_supports_and_retreats_through_the_canal(through: bool) -> None:
     for keeper in ("Turkey", "Britain"):
         pos = Position.build(Phase.parse("S1870M"), [Unit(keeper, "A", "egy"), *units[2:]])
         orders = [parse_order(m, pos, "France", t) for t in ("F goa - red", "F ade S F goa - red")]
-        result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
+        result = adjudicate(m, pos, orders)
         (dislodged,) = result.dislodged
         assert ("med" in dislodged.retreats) == (through and keeper == "Britain")
 
@@ -345,20 +342,20 @@ def _standard_move(route: VariantRoute):  # type: ignore[no-untyped-def]
     m = load_map("standard")
     pos = Position.build(Phase.parse("S1901M"), [Unit("France", "A", "par"), Unit("Germany", "A", "mun")])
     orders = [Move(Unit("France", "A", "par"), "bur", via="x"), Move(Unit("Germany", "A", "mun"), "ruh")]
-    return m, pos, orders, Ruleset(route_rules={"x": route})
+    return Board(m, Options(), Ruleset(route_rules={"x": route})), pos, orders
 
 
 def test_a_route_contradicting_its_own_success_raises_the_variant_paradox() -> None:
-    m, pos, orders, rules = _standard_move(_SelfDenying())
+    board, pos, orders = _standard_move(_SelfDenying())
     chosen = {o.unit.province: o for o in orders}
     with pytest.raises(VariantParadox) as exc:
-        Movement(m, pos, chosen, rules.route_rules).run()
+        Movement(board, pos, chosen).run()
     assert exc.value.provinces == frozenset({"par"})
 
 
 def test_the_turn_processor_holds_the_paradoxical_variant_move_and_reports_it_void() -> None:
-    m, pos, orders, rules = _standard_move(_SelfDenying())
-    result = adjudicate(m, pos, orders, ruleset=rules)
+    board, pos, orders = _standard_move(_SelfDenying())
+    result = adjudicate(board, pos, orders)
     french = next(r for r in result.results if r.power == "France")
     assert french.order == orders[0] and french.notes == ("void",)
     assert result.next.units["par"] == Unit("France", "A", "par")
@@ -366,8 +363,8 @@ def test_the_turn_processor_holds_the_paradoxical_variant_move_and_reports_it_vo
 
 
 def test_of_two_consistent_outcomes_the_variant_mover_moves() -> None:
-    m, pos, orders, rules = _standard_move(_SelfAffirming())
-    result = adjudicate(m, pos, orders, ruleset=rules)
+    board, pos, orders = _standard_move(_SelfAffirming())
+    result = adjudicate(board, pos, orders)
     assert result.next.units["bur"] == Unit("France", "A", "bur")
 
 
@@ -385,8 +382,8 @@ class _AffirmingFailOnParadox(_FailingOnParadox):
 
 @pytest.mark.parametrize("route", [_FailingOnParadox(), _AffirmingFailOnParadox()], ids=["none", "two"])
 def test_a_route_that_fails_on_paradox_fails_with_no_or_two_consistent_outcomes(route: VariantRoute) -> None:
-    m, pos, orders, rules = _standard_move(route)
-    result = adjudicate(m, pos, orders, ruleset=rules)
+    board, pos, orders = _standard_move(route)
+    result = adjudicate(board, pos, orders)
     french = next(r for r in result.results if r.power == "France")
     assert french.order == orders[0] and french.notes[0] in ("bounce", "void", "no convoy")
     assert result.next.units["par"] == Unit("France", "A", "par")
@@ -396,18 +393,18 @@ def test_a_route_that_fails_on_paradox_fails_with_no_or_two_consistent_outcomes(
 def test_the_canal_fails_on_paradox() -> None:
     from judge.engine.rules.canal import Canal
 
-    m, opts = _board(colonial_rules="moulmein")
-    assert Canal("egy", ("med", "red"), opts).on_paradox(None, "med") == PARADOX_FAIL  # type: ignore[arg-type]
+    m = _board(colonial_rules="moulmein")
+    assert Canal("egy", ("med", "red"), m.options).on_paradox(None, "med") == PARADOX_FAIL  # type: ignore[arg-type]
 
 
 def test_the_tsr_paradox_case_reports_the_tsr_order_void() -> None:
-    m, opts = _board(colonial_rules="adjudicator")
+    m = _board(colonial_rules="adjudicator")
     units = [Unit("Russia", "A", "mos"), Unit("Russia", "A", "prm"), Unit("China", "A", "kra"),
              Unit("China", "A", "akm"), Unit("Turkey", "A", "ore")]
     pos = Position.build(Phase.parse("S1870M"), units, owners={"mos": "Russia", "oms": "Russia"})
     texts = [("Russia", "A mos TSR kra"), ("Russia", "A prm S A ore-oms"), ("China", "A kra S A akm-oms"),
              ("China", "A akm-oms"), ("Turkey", "A ore-oms")]
-    result = adjudicate(m, pos, [parse_order(m, pos, p, t) for p, t in texts], opts, ruleset_for(m, opts))
+    result = adjudicate(m, pos, [parse_order(m, pos, p, t) for p, t in texts])
     tsr = next(r for r in result.results if r.order.unit.province == "mos")  # type: ignore[union-attr]
     assert isinstance(tsr.order, Move) and tsr.order.via == "railway" and tsr.notes == ("void",)
     support = next(r for r in result.results if r.order.unit.province == "kra")  # type: ignore[union-attr]
@@ -420,18 +417,18 @@ def test_the_tsr_paradox_case_reports_the_tsr_order_void() -> None:
 
 @pytest.mark.parametrize("multiple, flagged", [("none", ["mos", "vla"]), ("first", ["vla"])])
 def test_check_order_set_flags_a_second_tsr_order(multiple: str, flagged: list[str]) -> None:
-    m, opts = _board(colonial_rules="moulmein", tsr_multiple=multiple)
+    m = _board(colonial_rules="moulmein", tsr_multiple=multiple)
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "vla")])
     one = parse_order(m, pos, "Russia", "A mos TSR kra")
     two = parse_order(m, pos, "Russia", "A vla TSR irk")
-    assert check_order_set(m, pos, [one], ruleset_for(m, opts)) == []
-    found = check_order_set(m, pos, [one, two], ruleset_for(m, opts))
+    assert check_order_set(m, pos, [one]) == []
+    found = check_order_set(m, pos, [one, two])
     assert [o.unit.province for o, _ in found] == flagged  # type: ignore[union-attr]
     assert all("Only one army may use the Trans-Siberian Railroad each turn" in why for _, why in found)
 
 
 def test_the_order_reply_warns_of_a_second_tsr_order_and_keeps_both() -> None:
-    board = board_for("colonial", {"colonial_rules": "moulmein"})
+    board = _board(colonial_rules="moulmein")
     pos = Position.build(Phase.parse("S1870M"), [Unit("Russia", "A", "mos"), Unit("Russia", "A", "vla")])
     first = merge(board, pos, "Russia", [], ["A mos TSR kra"])
     assert first.errors == 0 and [e.line for e in first.entries] == ["A mos TSR kra"]

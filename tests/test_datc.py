@@ -1,17 +1,22 @@
-"""The DATC 3.0 chapter 6 cases, each as its own test, plus the runner's own contract."""
+"""The DATC 3.0 chapter 6 cases, each as its own test, the DATC choices played the other
+way, plus the runner's own contract."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
 from judge.datc import read_cases, run_case, run_files
+from judge.engine import DatcChoices, Options
+from judge.engine.options import option_specs
 
 DATC = Path(__file__).parent / "datc" / "datc_v3.0.txt"
 CASES = read_cases(DATC.read_text(encoding="utf-8"))
+CHOICES = read_cases((DATC.parent / "choices.txt").read_text(encoding="utf-8"))
 
 
 def test_the_file_holds_every_datc_3_case_once() -> None:
@@ -24,6 +29,23 @@ def test_the_file_holds_every_datc_3_case_once() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_datc_case(case) -> None:  # type: ignore[no-untyped-def]
     assert run_case(case) is None
+
+
+@pytest.mark.parametrize("case", CHOICES, ids=[c.name for c in CHOICES])
+def test_datc_case_under_another_choice(case) -> None:  # type: ignore[no-untyped-def]
+    """The DATC's answer for the alternative it names (the preferred one is in CASES)."""
+    assert case.options and run_case(case) is None
+
+
+def test_every_datc_choice_is_an_option_whose_alternative_changes_a_case_that_names_it() -> None:
+    names = [f.name for f in fields(DatcChoices)]
+    assert len(names) == 9
+    assert DatcChoices.of(Options()) == DatcChoices()  # the defaults are the DATC's preferences
+    for name in names:
+        assert option_specs()[name].default == getattr(DatcChoices(), name), name
+        mine = [c for c in CHOICES if name in c.options]
+        changed = [c.name for c in mine if run_case(replace(c, options={})) is not None]
+        assert changed, f"no case shows that {name} changes an outcome"
 
 
 def test_runner_reports_a_wrong_expectation(tmp_path: Path) -> None:

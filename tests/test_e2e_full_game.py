@@ -51,12 +51,13 @@ from judge.engine import (
 )
 from judge.engine.adjustments import adjustments_due
 from judge.engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
-from judge.maps import load_map
+from judge.maps import load_board, load_map
 from judge.randomgame import parse_legal, random_orders
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
 
 live = harness.live
+BOARD = load_board("standard")  # the engine's board for the standard map with no options
 
 GAME = "full"
 GM, OBS = "gm@players.test", "obs@players.test"
@@ -77,9 +78,9 @@ def aggressive_orders(m: Map, pos: Position, rng: random.Random, bully: str) -> 
     """``random_orders`` for everyone; in a movement phase ``bully`` sends each unit next to a
     centre it does not own into that centre, its other units support those moves or advance;
     in an adjustment phase unplaceable builds are waived (so every power's set is complete)."""
-    orders = random_orders(m, pos, rng)
+    orders = random_orders(BOARD, pos, rng)
     if pos.phase.kind == ADJUSTMENT:
-        for power, n in adjustments_due(m, pos).items():
+        for power, n in adjustments_due(BOARD, pos).items():
             lines = orders.setdefault(power, [])
             lines.extend(["waive"] * (abs(n) - len(lines)))
         return orders
@@ -123,7 +124,7 @@ def ordering_powers(m: Map, pos: Position) -> list[str]:
     elif kind == RETREAT:
         need = {d.unit.power for d in pos.dislodged.values()}
     else:
-        need = {p for p, n in adjustments_due(m, pos).items() if n}
+        need = {p for p, n in adjustments_due(BOARD, pos).items() if n}
     return [p.name for p in m.powers if p.name in need]
 
 
@@ -146,7 +147,7 @@ def simulate(m: Map, seed: int, bully: str, cap: int = CAP_YEAR) -> Plan:
     while pos.phase.year <= cap:
         orders = aggressive_orders(m, pos, rng, bully)
         plan.mails += len(ordering_powers(m, pos))
-        result = adjudicate(m, pos, parse_legal(m, pos, orders))
+        result = adjudicate(BOARD, pos, parse_legal(BOARD, pos, orders))
         plan.phases += 1
         plan.features |= {type(r.order).__name__ for r in result.results} | {n for r in result.results for n in r.notes}
         plan.features |= {"no retreat"} if any(not d.retreats for d in result.dislodged) else set()
@@ -418,7 +419,7 @@ def play_by_mail(live: LiveJudge, m: Map, plan: Plan, *, until_year: int = CAP_Y
         assert live.phase(GAME) == pos.phase.code
         assert stored_position(live) == pos.to_json(m)
         orders = aggressive_orders(m, pos, rng, plan.bully)
-        adj = adjudicate(m, pos, parse_legal(m, pos, orders))
+        adj = adjudicate(BOARD, pos, parse_legal(BOARD, pos, orders))
         results = send_phase(live, played.passwords, orders, ordering_powers(m, pos))
         assert results[0].subject == f"E2E:{GAME} - {pos.phase.code} Results"
         check_result(m, adj, results[0].body, seq)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from judge.engine import Position, adjudicate, initial_position
-from judge.maps import load_map
+from judge.maps import load_board
 from judge.randomgame import parse_legal, random_orders
 
 
@@ -67,15 +67,16 @@ def test_refused_orders_are_reported_and_the_unit_holds() -> None:
 def test_a_whole_random_game_round_trips() -> None:
     """Each phase's ``next`` is fed back as the following input; the command must agree
     with the engine called directly, phase for phase, and never report an error."""
-    m = load_map("standard")
+    board = load_board("standard")
+    m = board.map
     rng = random.Random(7)
     state = initial_position(m).to_json(m)
     requests, expected = [], []
     for _ in range(40):
         position = Position.from_json(m, state)
-        orders = random_orders(m, position, rng)
+        orders = random_orders(board, position, rng)
         requests.append(json.dumps({"map": "standard", **state, "orders": orders}))
-        result = adjudicate(m, position, parse_legal(m, position, orders))
+        result = adjudicate(board, position, parse_legal(board, position, orders))
         state = result.next.to_json(m)
         expected.append(state)
         if result.winners:

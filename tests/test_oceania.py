@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from judge.datc import read_cases, run_case
-from judge.engine import Options, adjudicate, option_specs
+from judge.engine import Board, Options, adjudicate, option_specs
 from judge.engine.mapfile import MapError, build_map
 from judge.engine.orders import Convoy, Move, OrderError, Support
 from judge.engine.phase import Phase
 from judge.engine.position import Position, Unit
-from judge.engine.rules import game_map, island_hopping, ruleset_for, straits
+from judge.engine.rules import Ruleset, island_hopping, ruleset_for, straits
 from judge.engine.validation import check_order
 from judge.maps import load_map, maps_dir
 
@@ -23,7 +23,9 @@ SEED_CASES = read_cases((HERE / "seed_examples.txt").read_text(encoding="utf-8")
 RULE_CASES = read_cases((HERE / "rules.txt").read_text(encoding="utf-8"))
 
 BASE = load_map("oceania")
-M = game_map(BASE, Options())
+BOARD = Board.of(BASE)
+M = BOARD.map
+RAW = Board(BASE, Options(), Ruleset())  # the map file as it is, no rule module's edit
 
 #: Seed 003, rule I, word for word (abbreviations as the seed writes them).
 SEED_UNITS = {
@@ -123,7 +125,7 @@ def test_rule_data_checks_find_problems() -> None:
         "straits.pairs: kei-tog is not a fleet border both ways",
     ]
     with pytest.raises(MapError):
-        game_map(bad, Options())
+        Board.of(bad)
     with pytest.raises(MapError):
         ruleset_for(bad, Options())
 
@@ -177,7 +179,7 @@ def test_hops_are_army_moves_only() -> None:
 
 def test_other_maps_are_untouched() -> None:
     std = load_map("standard")
-    assert game_map(std, Options()) is std and not std.army_hops
+    assert Board.of(std).map is std and not std.army_hops
 
 
 def _pos(*units: str, phase: str = "S2000M") -> Position:
@@ -191,17 +193,17 @@ def _pos(*units: str, phase: str = "S2000M") -> Position:
 
 def test_validation_sees_hops_only_on_the_game_board() -> None:
     pos = _pos("New Zealand: A kei", "New Zealand: F tog")
-    check_order(M, pos, Move(Unit("New Zealand", "A", "kei"), "sao"))
+    check_order(BOARD, pos, Move(Unit("New Zealand", "A", "kei"), "sao"))
     with pytest.raises(OrderError):
-        check_order(BASE, pos, Move(Unit("New Zealand", "A", "kei"), "sao"))
+        check_order(RAW, pos, Move(Unit("New Zealand", "A", "kei"), "sao"))
     with pytest.raises(OrderError):
-        check_order(M, pos, Move(Unit("New Zealand", "F", "tog"), "kei"))  # fleets never hop
+        check_order(BOARD, pos, Move(Unit("New Zealand", "F", "tog"), "kei"))  # fleets never hop
     # a fleet on a chain convoys; on a landmass it cannot
     conv = _pos("Australia: A ssi", "Australia: F nsi", "Australia: F sms", "Australia: A bri",
                 "Australia: F cai")
-    check_order(M, conv, Convoy(Unit("Australia", "F", "nsi"), "ssi", "emi", "Australia"))  # seed II.5
+    check_order(BOARD, conv, Convoy(Unit("Australia", "F", "nsi"), "ssi", "emi", "Australia"))  # seed II.5
     with pytest.raises(OrderError, match="not at sea"):
-        check_order(M, conv, Convoy(Unit("Australia", "F", "cai"), "bri", "tow", "Australia"))
+        check_order(BOARD, conv, Convoy(Unit("Australia", "F", "cai"), "bri", "tow", "Australia"))
 
 
 # -- the options ----------------------------------------------------------------------------
@@ -223,13 +225,13 @@ def test_options_are_declared_as_the_spec_names_them() -> None:
 
 
 def test_hop_supports_false_keeps_hop_moves_but_not_hop_supports() -> None:
-    off = game_map(BASE, Options({"hop_supports": "false"}))
-    assert off.army_hops == M.army_hops and not off.support_hops
-    assert off.adjacent("A", "kei", "tog") and not off.reaches("A", "kei", "tog")
-    assert off.reaches("A", "pap", "eat")  # drawn borders still support
+    off = Board.of(BASE, Options({"hop_supports": "false"}))
+    assert off.map.army_hops == M.army_hops and not off.map.support_hops
+    assert off.map.adjacent("A", "kei", "tog") and not off.map.reaches("A", "kei", "tog")
+    assert off.map.reaches("A", "pap", "eat")  # drawn borders still support
     pos = _pos("New Zealand: A kei", "New Zealand: A sao", "France: F tog")
     sup = Support(Unit("New Zealand", "A", "sao"), "kei", "tog", "A", "New Zealand")
-    check_order(M, pos, sup)
+    check_order(BOARD, pos, sup)
     with pytest.raises(OrderError, match="cannot move there"):
         check_order(off, pos, sup)
 
@@ -244,11 +246,10 @@ def test_strait_counts_for_retreat_after_a_movement() -> None:
     ]
     for value, expected in ((True, ("chc", "wni")), (False, ("wni",))):
         opts = Options({"strait_counts_for_retreat": value})
-        m = game_map(BASE, opts)
-        result = adjudicate(m, pos, orders, opts, ruleset_for(m, opts))
+        result = adjudicate(Board.of(BASE, opts), pos, orders)
         (d,) = result.dislodged
         assert d.unit.location == "wel" and d.retreats == expected
-    assert ruleset_for(load_map("standard"), Options({"strait_counts_for_retreat": False})).retreat_rules == ()
+    assert Board.of(load_map("standard"), Options({"strait_counts_for_retreat": False})).rules.retreat_rules == ()
 
 
 def test_army_retreats_never_hop() -> None:
@@ -258,6 +259,6 @@ def test_army_retreats_never_hop() -> None:
         Move(Unit("USA", "F", "cos"), "pap"),
         Support(Unit("USA", "F", "fps"), "cos", "pap", "F", "USA"),
     ]
-    result = adjudicate(M, pos, orders, Options(), ruleset_for(M, Options()))
+    result = adjudicate(BOARD, pos, orders)
     (d,) = result.dislodged
     assert d.retreats == ("eat", "fsp", "soi")

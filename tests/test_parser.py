@@ -20,9 +20,10 @@ from judge.engine.orders import (
 from judge.engine.parser import find_location, parse_order, parse_orders, split_orders
 from judge.engine.phase import Phase
 from judge.engine.position import Dislodged, Position, Unit
-from judge.maps import load_map
+from judge.maps import load_board
 
-M = load_map("standard")
+BOARD = load_board("standard")
+M = BOARD.map
 
 
 def _u(power: str, text: str) -> Unit:
@@ -57,12 +58,12 @@ BUILD_POS = Position.build(
 
 
 def parse(text: str, power: str = "Germany", pos: Position = MOVE_POS):  # type: ignore[no-untyped-def]
-    return parse_order(M, pos, power, text)
+    return parse_order(BOARD, pos, power, text)
 
 
 def error(text: str, power: str = "Germany", pos: Position = MOVE_POS) -> str:
     with pytest.raises(OrderError) as info:
-        parse_order(M, pos, power, text)
+        parse_order(BOARD, pos, power, text)
     return info.value.message
 
 
@@ -332,7 +333,7 @@ def test_find_location_errors() -> None:
 
 # -- the railway (Colonial) -----------------------------------------------------------------
 
-COLONIAL = load_map("colonial")
+COLONIAL = load_board("colonial")
 RAIL_POS = Position.build(
     Phase.parse("S1870M"), [_u("Russia", "A oms"), _u("Russia", "A vla"), _u("Russia", "A mos")]
 )
@@ -428,7 +429,7 @@ def test_waive(text: str) -> None:
 
 
 def test_waive_count_in_a_list() -> None:
-    got = parse_orders(M, BUILD_POS, "Germany", "waive 2\nbuild a ber")
+    got = parse_orders(BOARD, BUILD_POS, "Germany", "waive 2\nbuild a ber")
     assert got == [Waive("Germany"), Waive("Germany"), Build(_u("Germany", "A ber"))]
     assert error("waive 2", "Germany", BUILD_POS) == "'waive 2' is 2 orders; send them in a list of orders."
 
@@ -453,7 +454,7 @@ def test_split_orders() -> None:
 
 
 def test_parse_orders_keeps_errors_in_place() -> None:
-    got = parse_orders(M, MOVE_POS, "France", "A Par-Bur, A Mar-Spa; \n\n xx\nF mao h")
+    got = parse_orders(BOARD, MOVE_POS, "France", "A Par-Bur, A Mar-Spa; \n\n xx\nF mao h")
     assert got[:2] == [Move(_u("France", "A par"), "bur"), Move(_u("France", "A mar"), "spa")]
     assert isinstance(got[2], OrderError)
     assert (got[2].message, got[2].text) == ("Unrecognized province 'xx'.", "xx")

@@ -13,7 +13,7 @@ import pytest
 from judge.engine import initial_position
 from judge.engine.map import UNIT_NAMES
 from judge.engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
-from judge.maps import load_map
+from judge.maps import load_board
 from judge.randomgame import play
 from judge.render import ALLOWED_NOTES, GameContext, results_mail
 from judge.render.formats import wrap_entry
@@ -26,7 +26,7 @@ UNIT_ORDER = re.compile(
     r"^(Army|Fleet) (.+?)(?:, No Order Processed| HOLD| DISBAND| -> .+| SUPPORT .+| CONVOY .+)$"
 )
 ADJUST = re.compile(r"^(Builds an army in .+|Builds a fleet in .+|Removes the (army|fleet) in .+|Build waived)$")
-ENTRY = re.compile(r"^The (\S+) (Army|Fleet) in (?:the )?(.+?) (?:can retreat to (.+)|with no valid retreats was destroyed)\.$")
+ENTRY = re.compile(r"^The (.+?) (Army|Fleet) in (?:the )?(.+?) (?:can retreat to (.+)|with no valid retreats was destroyed)\.$")
 OWNER = re.compile(r"^([A-Z][\w ]*?):( +)(\S.+)$")
 COUNT = re.compile(r"^([A-Z][\w ]*?): +(\d+) Supply centers, +(\d+) Units:  (Builds|Removes) +(\d+) units?\.(  \(\* VICTORY!! \*\))?$")
 
@@ -97,9 +97,10 @@ def parse_result(body: str) -> dict:
 
 
 def mails(map_name: str, seed: int, phases: int):
-    m = load_map(map_name)
+    board = load_board(map_name)
+    m = board.map
     ctx = GameContext(judge_code="PYJD", judge_address="j@example.org", game="rnd", m=m, tz=ZoneInfo("UTC"))
-    for n, played in enumerate(play(m, initial_position(m), seed, phases), start=1):
+    for n, played in enumerate(play(board, initial_position(m), seed, phases), start=1):
         adj = played.adjudication
         yield m, adj, results_mail(ctx, adj, n, datetime(2030, 1, 1, tzinfo=UTC)).body
 

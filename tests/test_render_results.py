@@ -11,7 +11,7 @@ import pytest
 
 from judge.engine import Position, adjudicate, initial_position
 from judge.engine.parser import parse_orders
-from judge.maps import load_map
+from judge.maps import load_board, load_map
 from judge.render import GameContext, game_over_text, results_mail
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -27,12 +27,13 @@ def ctx_for(m, game="mygame"):
 
 
 def play(m, pos, orders):
+    board = load_board(m.name)
     given = []
     for power, text in orders.items():
-        for order in parse_orders(m, pos, power, text):
+        for order in parse_orders(board, pos, power, text):
             assert not isinstance(order, Exception), order
             given.append(order)
-    return adjudicate(m, pos, given)
+    return adjudicate(board, pos, given)
 
 
 @pytest.fixture(scope="module")
@@ -325,13 +326,12 @@ def test_a_railway_army_that_stops_short_is_reported_where_it_stopped():
     the plain (*bounce*) mapping tools read."""
     from judge.engine import Options, Position, adjudicate
     from judge.engine.parser import parse_orders
-    from judge.engine.rules import game_map, ruleset_for
 
-    opts = Options({"colonial_rules": "moulmein"})  # a holding foreign unit: the army falls back
-    col = game_map(load_map("colonial"), opts)
+    board = load_board("colonial", Options({"colonial_rules": "moulmein"}))  # a holding foreign unit: the army falls back
+    col = board.map
     pos = Position.from_json(col, {"phase": "S1870M", "units": {"Russia": ["A mos"], "China": ["A kra"]},
                                    "centres": {"Russia": ["mos"]}})
-    adj = adjudicate(col, pos, parse_orders(col, pos, "Russia", "A mos - TSR - vla"), opts, ruleset_for(col, opts))
+    adj = adjudicate(board, pos, parse_orders(board, pos, "Russia", "A mos - TSR - vla"))
     assert "oms" in adj.next.units
     lines = results_mail(ctx_for(col), adj, 1, deadline(3)).body.splitlines()
     assert "Russia: Army Moscow -> Trans-Siberian Railroad -> Vladivostok.  (*bounce*)" in lines

@@ -8,7 +8,7 @@ from judge.engine import adjudicate, initial_position
 from judge.engine.lexicon import Cursor
 from judge.engine.parser import _adjustment, _movement, _retreat, parse_orders
 from judge.engine.shorthand import read_movement, read_retreat_or_adjustment
-from judge.maps import load_map
+from judge.maps import load_board
 from judge.randomgame import parse_legal, random_orders
 
 
@@ -23,14 +23,15 @@ def _full(m, position, power, text):  # type: ignore[no-untyped-def]
 
 
 def test_fast_path_agrees_with_the_full_reader_over_random_games() -> None:
-    m = load_map("standard")
+    board = load_board("standard")
+    m = board.map
     checked = 0
     kinds: set[str] = set()
     for seed in range(6):
         rng = random.Random(seed)
         position = initial_position(m)
         for _ in range(30):
-            orders = random_orders(m, position, rng)
+            orders = random_orders(board, position, rng)
             fast_path = read_movement if position.phase.kind == "M" else read_retreat_or_adjustment
             for power, lines in orders.items():
                 for text in lines:
@@ -39,16 +40,17 @@ def test_fast_path_agrees_with_the_full_reader_over_random_games() -> None:
                     assert fast == _full(m, position, power, text), text
                     checked += 1
                     kinds.add(position.phase.kind)
-            position = adjudicate(m, position, parse_legal(m, position, orders)).next
+            position = adjudicate(board, position, parse_legal(board, position, orders)).next
     assert checked > 1000
     assert kinds == {"M", "R", "B"}
 
 
 def test_doubtful_orders_take_the_full_path() -> None:
-    m = load_map("standard")
+    board = load_board("standard")
+    m = board.map
     position = initial_position(m)
     for text in ("A par - spa/nc", "F bre - spa", "A mun - xyz", "F par - bur", "A ber s a mun - xyz",
                  "A par supports the army in marseilles", "A kie - hol", "Army Paris - Burgundy"):
         assert read_movement(m, position, "France", text) is None, text
-    [err] = parse_orders(m, position, "France", "A par - xyz")
+    [err] = parse_orders(board, position, "France", "A par - xyz")
     assert isinstance(err, Exception) and "Unrecognized province 'xyz'" in str(err)

@@ -20,9 +20,10 @@ from judge.engine.orders import (
 from judge.engine.phase import Phase
 from judge.engine.position import Dislodged, Position, Unit
 from judge.engine.validation import check_order, convoy_routes
-from judge.maps import load_map
+from judge.maps import load_board
 
-M = load_map("standard")
+BOARD = load_board("standard")
+M = BOARD.map
 
 
 def _u(power: str, text: str) -> Unit:
@@ -41,7 +42,7 @@ def pos(*units: str, phase: str = "S1901M", dislodged: tuple[Dislodged, ...] = (
 
 def refused(position: Position, order: Order) -> str:
     with pytest.raises(OrderError) as info:
-        check_order(M, position, order)
+        check_order(BOARD, position, order)
     return info.value.message
 
 
@@ -49,9 +50,9 @@ def refused(position: Position, order: Order) -> str:
 
 def test_adjacent_moves_are_legal() -> None:
     p = pos("Germany: A mun", "Germany: F kie", "Russia: F stp/sc")
-    check_order(M, p, Move(_u("Germany", "A mun"), "boh"))
-    check_order(M, p, Move(_u("Germany", "F kie"), "hol"))
-    check_order(M, p, Move(_u("Russia", "F stp/sc"), "bot"))
+    check_order(BOARD, p, Move(_u("Germany", "A mun"), "boh"))
+    check_order(BOARD, p, Move(_u("Germany", "F kie"), "hol"))
+    check_order(BOARD, p, Move(_u("Russia", "F stp/sc"), "bot"))
 
 
 @pytest.mark.parametrize("order, message", [
@@ -67,7 +68,7 @@ def test_adjacent_moves_are_legal() -> None:
 def test_moves(order: Move, message: str | None) -> None:
     p = pos("Germany: A mun", "Germany: F kie", "Russia: F stp/sc")
     if message is None:
-        check_order(M, p, order)
+        check_order(BOARD, p, order)
     else:
         assert refused(p, order) == message
 
@@ -76,7 +77,7 @@ def test_fleet_to_split_coast_needs_the_coast() -> None:  # DATC 6.B.1, 6.B.3
     p = pos("France: F mao", "France: F gas")
     assert refused(p, Move(_u("France", "F mao"), "spa")) == "Fleet Mid-Atlantic Ocean cannot move to Spain."
     assert refused(p, Move(_u("France", "F gas"), "spa/sc")) == "Fleet Gascony cannot move to Spain (south coast)."
-    check_order(M, p, Move(_u("France", "F gas"), "spa/nc"))
+    check_order(BOARD, p, Move(_u("France", "F gas"), "spa/nc"))
 
 
 def test_convoyed_move_needs_fleets_on_the_board() -> None:  # DATC 6.D.32
@@ -85,13 +86,13 @@ def test_convoyed_move_needs_fleets_on_the_board() -> None:  # DATC 6.D.32
     assert refused(p, lon_yor) == (
         "Army Yorkshire cannot move to Holland: it is not adjacent and no fleets stand ready to convoy it."
     )
-    check_order(M, pos("Germany: A yor", "Russia: F nth"), lon_yor)
+    check_order(BOARD, pos("Germany: A yor", "Russia: F nth"), lon_yor)
 
 
 def test_long_convoy_route() -> None:
     p = pos("France: A bre", "France: F mao", "France: F wes", "Italy: F lyo")
     move = Move(_u("France", "A bre"), "mar", via_convoy=True, route=("mao", "wes", "lyo"))
-    check_order(M, p, move)
+    check_order(BOARD, p, move)
     p2 = pos("France: A bre", "France: F mao", "Italy: F lyo")
     assert refused(p2, move).startswith("Army Brest cannot move to Marseilles")
 
@@ -112,7 +113,7 @@ def test_the_unit_must_be_there_and_be_the_powers() -> None:
     assert refused(p, Hold(_u("Germany", "A bur"))) == "No unit in Burgundy."
     assert refused(p, Hold(_u("Germany", "F nth"))) == "The unit in the North Sea is not yours."
     assert refused(p, Hold(_u("Germany", "F mun"))) == "The unit in Munich is Army Munich, not Fleet Munich."
-    check_order(M, p, Hold(_u("Germany", "A mun")))
+    check_order(BOARD, p, Hold(_u("Germany", "A mun")))
 
 
 def test_orders_of_another_phase() -> None:
@@ -127,10 +128,10 @@ def test_orders_of_another_phase() -> None:
 def test_supports() -> None:
     p = pos("Germany: A mun", "Germany: A ber", "Germany: F kie", "Austria: A tyr")
     mun = _u("Germany", "A mun")
-    check_order(M, p, Support(mun, "ber"))
-    check_order(M, p, Support(mun, "ber", "sil"))
-    check_order(M, p, Support(mun, "tyr", "boh"))
-    check_order(M, p, Support(_u("Germany", "F kie"), "ber"))
+    check_order(BOARD, p, Support(mun, "ber"))
+    check_order(BOARD, p, Support(mun, "ber", "sil"))
+    check_order(BOARD, p, Support(mun, "tyr", "boh"))
+    check_order(BOARD, p, Support(_u("Germany", "F kie"), "ber"))
     assert refused(p, Support(mun, "ber", "pru")) == "Army Munich cannot support into Prussia: it cannot move there."
     assert refused(p, Support(mun, "kie", "hol")) == "Army Munich cannot support into Holland: it cannot move there."
     assert refused(p, Support(mun, "sil")) == "Army Munich cannot support: there is no unit in Silesia."
@@ -143,7 +144,7 @@ def test_supports() -> None:
 
 def test_support_of_a_fleet_ignores_coasts() -> None:  # DATC 6.B.4: support to an unreachable coast
     p = pos("France: F gas", "France: F mar", "Italy: F wes")
-    check_order(M, p, Support(_u("France", "F mar"), "gas", "spa"))
+    check_order(BOARD, p, Support(_u("France", "F mar"), "gas", "spa"))
 
 
 def test_support_to_own_area_is_illegal() -> None:  # DATC 6.D.34
@@ -155,7 +156,7 @@ def test_support_to_own_area_is_illegal() -> None:  # DATC 6.D.34
 
 def test_tricky_impossible_support() -> None:  # DATC 6.D.31
     p = pos("Austria: A rum", "Turkey: F bla")
-    check_order(M, p, Move(_u("Austria", "A rum"), "arm"))
+    check_order(BOARD, p, Move(_u("Austria", "A rum"), "arm"))
     assert refused(p, Support(_u("Turkey", "F bla"), "rum", "arm")) == (
         "Fleet Black Sea cannot support Army Rumania to Armenia: it cannot get there."
     )
@@ -163,7 +164,7 @@ def test_tricky_impossible_support() -> None:  # DATC 6.D.31
 
 def test_support_of_a_convoyed_army() -> None:
     p = pos("England: A lon", "England: F nth", "Germany: F hel")
-    check_order(M, p, Support(_u("Germany", "F hel"), "lon", "hol"))
+    check_order(BOARD, p, Support(_u("Germany", "F hel"), "lon", "hol"))
 
 
 # -- convoys -------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ def test_support_of_a_convoyed_army() -> None:
 def test_convoys() -> None:
     p = pos("England: A lon", "England: F nth", "England: F eng", "England: F edi", "France: A par")
     nth = _u("England", "F nth")
-    check_order(M, p, Convoy(nth, "lon", "nwy"))
+    check_order(BOARD, p, Convoy(nth, "lon", "nwy"))
     assert refused(p, Convoy(_u("England", "F edi"), "lon", "nwy")) == "Fleet Edinburgh is not at sea, so it cannot convoy."
     assert refused(p, Convoy(nth, "yor", "nwy")) == "Fleet North Sea cannot convoy: there is no unit in Yorkshire."
     assert refused(p, Convoy(nth, "edi", "nwy")) == "Fleet North Sea cannot convoy Fleet Edinburgh: only armies are convoyed."
@@ -181,18 +182,18 @@ def test_convoys() -> None:
     assert refused(p, Convoy(nth, "lon", "bre")) == (
         "Fleet North Sea cannot convoy Army London to Brest: it is not on a convoy route there."
     )
-    check_order(M, p, Convoy(_u("England", "F eng"), "lon", "bre"))
+    check_order(BOARD, p, Convoy(_u("England", "F eng"), "lon", "bre"))
 
 
 def test_convoy_off_any_route() -> None:  # DATC 6.G.7
     p = pos("England: F ska", "England: F nwy", "Russia: A swe", "Russia: F bot")
-    check_order(M, p, Convoy(_u("England", "F ska"), "swe", "nwy"))
+    check_order(BOARD, p, Convoy(_u("England", "F ska"), "swe", "nwy"))
     assert "it is not on a convoy route there" in refused(p, Convoy(_u("Russia", "F bot"), "swe", "nwy"))
 
 
 def test_unneeded_fleet_is_not_on_a_route() -> None:  # DATC 6.G.19
     p = pos("France: A mar", "France: F wes", "Italy: F lyo", "Italy: A spa")
-    check_order(M, p, Convoy(_u("Italy", "F lyo"), "mar", "spa"))
+    check_order(BOARD, p, Convoy(_u("Italy", "F lyo"), "mar", "spa"))
     assert "it is not on a convoy route there" in refused(p, Convoy(_u("France", "F wes"), "mar", "spa"))
     assert convoy_routes(M, p, "mar", "spa") == [("lyo",)]
 
@@ -209,8 +210,8 @@ def test_retreats() -> None:
     boh = _u("Austria", "A boh")
     p = pos("Germany: A mun", phase="F1901R", dislodged=(Dislodged(boh, ("gal", "vie")),
                                                          Dislodged(_u("Italy", "F ion"), ())))
-    check_order(M, p, Retreat(boh, "gal"))
-    check_order(M, p, Disband(boh))
+    check_order(BOARD, p, Retreat(boh, "gal"))
+    check_order(BOARD, p, Disband(boh))
     assert refused(p, Retreat(boh, "mun")) == "Army Bohemia cannot retreat to Munich; it can retreat to Galicia or Vienna."
     assert refused(p, Retreat(_u("Italy", "F ion"), "tun")) == "Fleet Ionian Sea cannot retreat anywhere; it can only disband."
     assert refused(p, Retreat(_u("Germany", "A mun"), "boh")) == "No dislodged unit in Munich."
@@ -230,9 +231,9 @@ def adj(*units: str, owners: dict[str, str] | None = None) -> Position:
 
 def test_builds() -> None:
     p = adj("Germany: A mun", "Russia: F stp/sc", "Russia: A war", "Russia: A mos")
-    check_order(M, p, Build(_u("Germany", "A ber")))
-    check_order(M, p, Build(_u("Germany", "F kie")))
-    check_order(M, p, Build(_u("Russia", "F sev")))
+    check_order(BOARD, p, Build(_u("Germany", "A ber")))
+    check_order(BOARD, p, Build(_u("Germany", "F kie")))
+    check_order(BOARD, p, Build(_u("Russia", "F sev")))
     assert refused(p, Build(_u("Germany", "A mun"))) == "There is already a unit in Munich."
     assert refused(p, Build(Unit("Russia", "F", "stp"))) == "There is already a unit in St Petersburg."
     assert refused(p, Build(_u("Germany", "A par"))) == "Paris is not a home supply centre of Germany."
@@ -248,7 +249,7 @@ def test_fleet_cannot_be_built_inland() -> None:  # DATC 6.I.2
 def test_build_needs_the_coast() -> None:  # DATC 6.B.14
     p = adj()
     assert refused(p, Build(Unit("Russia", "F", "stp"))) == "A fleet built in St Petersburg needs a coast: north coast or south coast."
-    check_order(M, p, Build(_u("Russia", "F stp/nc")))
+    check_order(BOARD, p, Build(_u("Russia", "F stp/nc")))
 
 
 def test_build_in_a_home_centre_not_owned() -> None:  # DATC 6.I.5
@@ -261,13 +262,13 @@ def test_build_needs_a_build_to_make() -> None:
     p = adj("Germany: A mun", "Germany: A ber", "Germany: F kie")
     assert refused(p, Build(_u("Germany", "A ber"))) == "Germany has no builds to make."
     assert refused(p, Waive("Germany")) == "Germany has no builds to waive."
-    check_order(M, adj(), Waive("Germany"))
+    check_order(BOARD, adj(), Waive("Germany"))
 
 
 def test_removes() -> None:
     owners = {"ber": "Germany"}
     p = adj("Germany: A mun", "Germany: A ber", "France: A par", owners=owners)
-    check_order(M, p, Remove(_u("Germany", "A mun")))
+    check_order(BOARD, p, Remove(_u("Germany", "A mun")))
     assert refused(p, Remove(_u("Germany", "A par"))) == "The unit in Paris is not yours."
     assert refused(p, Remove(_u("Germany", "A kie"))) == "No unit in Kiel."
     assert refused(adj("Germany: A mun"), Remove(_u("Germany", "A mun"))) == "Germany has no units to remove."

@@ -10,6 +10,11 @@ Every unit has one order; each order has one decision, keyed by the unit's provi
 Decisions are resolved by the DATC's guess-and-check algorithm: a decision that depends on
 itself is guessed both ways; one consistent answer wins; none or two invoke the backup rule
 (circular movement succeeds; in a convoy paradox the convoying fleets hold: Szykman, 4.A.2).
+The DATC choices of the board (``choices.py``) are read where their rules apply: convoy
+intent to an adjacent province (4.A.3) in :meth:`Movement._prepare`, disruption (4.A.1) and
+written paths (4.A.6) in :meth:`Movement.convoy_path`, the paradox rules of 1982 and 2000
+(4.A.2) and the origin of a convoyed attack (4.A.4) in :meth:`Movement._support_given`, the
+dislodged unit's bounce (4.A.7) in :meth:`Movement.prevent_strength`.
 A variant route may ask for its own backup (:meth:`VariantRoute.on_paradox`, Colonial's
 ``tsr_paradox=hold``): when a cycle holding such a mover has two consistent answers, the one
 in which the mover moves is taken; when it has none, :meth:`Movement.run` raises
@@ -23,12 +28,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .map import ARMY, Map, province_of
+from .choices import (
+    EXPLICIT,
+    FALLBACK,
+    FROM_SEA,
+    NEVER,
+    ONE_ROUTE,
+    PATH_IGNORED,
+    PATH_REQUIRED,
+    RULE_1971,
+    RULE_1982,
+    RULE_2000,
+)
+from .convoys import connected, follows_path, route_fleets
+from .map import ARMY, FLEET, province_of
 from .orders import Convoy, Hold, Move, MovementOrder, Support
 from .position import Position, Unit
 
+if TYPE_CHECKING:
+    from .board import Board
+
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
 
 #: A variant's route rule: ``(movement, origin province) -> True if the route is open``.
 RouteRule = Callable[["Movement", str], bool]
@@ -135,7 +158,7 @@ class MovementOutcome:
 
     succeeded: frozenset[str]          # provinces whose unit moved
     dislodged: Mapping[str, str]       # province -> province the attacker came from
-    by_convoy: frozenset[str]          # provinces whose unit moved (or tried) by convoy
+    by_convoy: frozenset[str]          # provinces whose unit moved (or tried) by convoy, not by land
     void: frozenset[str]               # provinces whose support/convoy matched nothing
     cut: frozenset[str]                # provinces whose support was cut
     no_route: frozenset[str]           # provinces whose move had no convoy (or variant) route
@@ -146,28 +169,26 @@ class MovementOutcome:
 class Movement:
     """One movement phase being resolved. Build it, call :meth:`run`."""
 
-    def __init__(
-        self,
-        m: Map,
-        position: Position,
-        orders: Mapping[str, MovementOrder],
-        route_rules: Mapping[str, RouteRule | VariantRoute] | None = None,
-    ) -> None:
-        self.map = m
+    def __init__(self, board: Board, position: Position, orders: Mapping[str, MovementOrder]) -> None:
+        self.map = board.map
+        self.datc = board.datc
         self.units: Mapping[str, Unit] = position.units
-        self.route_rules = {via: as_route(rule) for via, rule in (route_rules or {}).items()}
+        self.route_rules = {via: as_route(rule) for via, rule in board.rules.route_rules.items()}
         self.order: dict[str, MovementOrder] = {
             prov: orders.get(prov) or Hold(unit) for prov, unit in position.units.items()
         }
         self.dest: dict[str, str] = {}           # mover province -> destination province
         self.movers_to: dict[str, list[str]] = {}
         self.convoy: dict[str, bool] = {}         # mover province -> goes by convoy
+        self.fallback: set[str] = set()           # convoyed movers that take the land route if the convoy fails
         self.convoyers: dict[str, list[str]] = {}  # army province -> matching convoy fleets
         self.supporters: dict[str, list[str]] = {}  # supported province -> matching supporters
         self.void: set[str] = set()
         self.variant: dict[str, VariantRoute] = {}  # mover province -> its variant route
         self.support_route: dict[str, VariantRoute] = {}  # supporter -> the route its support needs
         self.head_to_head: dict[str, str] = {}
+        self.head_to_head_by_land: dict[str, str] = {}  # pairs that fight if fallback movers go by land
+        self.needed: dict[str, frozenset[str]] = {}  # army -> fleets its convoy cannot do without
         self.paradox_held: set[str] = set()
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
@@ -186,11 +207,14 @@ class Movement:
                 if o.via is not None and o.via in self.route_rules:
                     self.variant[prov] = self.route_rules[o.via]
         own_convoys: set[tuple[str, str]] = set()
+        any_convoys: set[tuple[str, str]] = set()
         for o in order.values():
             if isinstance(o, Convoy):
                 army = units.get(o.target)
-                if army is not None and army.power == o.unit.power:
-                    own_convoys.add((o.target, o.dest))
+                if army is not None:
+                    any_convoys.add((o.target, o.dest))
+                    if army.power == o.unit.power:
+                        own_convoys.add((o.target, o.dest))
         for prov, d in self.dest.items():
             o = order[prov]
             assert isinstance(o, Move)
@@ -199,7 +223,9 @@ class Movement:
             elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
                 self.convoy[prov] = True
             else:
-                self.convoy[prov] = o.via_convoy or (prov, d) in own_convoys
+                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
+                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
+                    self.fallback.add(prov)
         for prov, o in order.items():
             if isinstance(o, Convoy):
                 if self.convoy.get(o.target) and self.dest.get(o.target) == o.dest:
@@ -212,11 +238,12 @@ class Movement:
                     ok = False
                 elif o.dest is None:
                     ok = not isinstance(target, Move)
-                else:
-                    ok = isinstance(target, Move) and self.dest[o.target] == o.dest
+                elif isinstance(target, Move) and self.dest[o.target] == o.dest:
                     # DATC 6.B.9: a support naming a coast supports the move to that coast only
-                    if ok and o.target_dest and "/" in o.target_dest and "/" in target.dest:  # type: ignore[union-attr]
-                        ok = o.target_dest == target.dest  # type: ignore[union-attr]
+                    coasts = o.target_dest is not None and "/" in o.target_dest and "/" in target.dest
+                    ok = not coasts or o.target_dest == target.dest
+                else:
+                    ok = False
                 if ok:
                     route = self.variant.get(o.target)
                     if route is None or route.support_adds(self, o.target, prov):
@@ -230,10 +257,38 @@ class Movement:
         for prov in self.void:
             self.state[prov], self.result[prov] = RESOLVED, False
         for prov, d in self.dest.items():
-            o = order[prov]
-            if self.dest.get(d) == prov and not self.convoy[prov] and not self.convoy[d]:
-                if self._fights_head_to_head(prov) and self._fights_head_to_head(d):
-                    self.head_to_head[prov] = d
+            if self.dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
+                continue
+            if not self.convoy[prov] and not self.convoy[d]:
+                self.head_to_head[prov] = d
+            elif all(not self.convoy[p] or p in self.fallback for p in (prov, d)):
+                self.head_to_head_by_land[prov] = d
+        if self.datc.paradox_rule == RULE_2000:
+            for prov, fleets in self.convoyers.items():
+                self.needed[prov] = frozenset(
+                    f for f in fleets
+                    if not connected(self.map, units, prov, self.dest[prov], [g for g in fleets if g != f])
+                )
+
+    def _convoy_intended(
+        self, o: Move, prov: str, d: str, own: set[tuple[str, str]], ordered: set[tuple[str, str]]
+    ) -> bool:
+        """Does an army moving to an adjacent province go by convoy (DATC 4.A.3)? 2023 and
+        fallback: "via convoy" or a fleet of its own power convoys it; explicit: only "via
+        convoy"; 1971: a convoy is ordered and the unit in the destination moves the other way."""
+        mode = self.datc.adjacent_convoy
+        if mode == EXPLICIT:
+            return o.via_convoy
+        if mode == RULE_1971:
+            return (prov, d) in ordered and self.dest.get(d) == prov
+        return o.via_convoy or (prov, d) in own
+
+    def by_convoy(self, prov: str) -> bool:
+        """Does the mover in ``prov`` go by convoy? A fallback mover (4.A.3 ``fallback`` and
+        ``1971``) does only while its convoy route holds; else it goes by land."""
+        if not self.convoy.get(prov):
+            return False
+        return prov not in self.fallback or self.convoy_path(prov, live=True)
 
     def _fights_head_to_head(self, prov: str) -> bool:
         o = self.order[prov]
@@ -244,7 +299,12 @@ class Movement:
 
     def opponent(self, prov: str) -> str | None:
         """The unit in a head-to-head battle with the mover in ``prov`` (neither convoyed)."""
-        return self.head_to_head.get(prov)
+        found = self.head_to_head.get(prov)
+        if found is None and prov in self.head_to_head_by_land:
+            other = self.head_to_head_by_land[prov]
+            if not self.by_convoy(prov) and not self.by_convoy(other):
+                return other
+        return found
 
     # -- the resolver ---------------------------------------------------------------
     def resolve(self, key: str) -> bool:
@@ -380,14 +440,38 @@ class Movement:
         carrier = self.support_route.get(prov)
         if carrier is not None and not carrier.support_open(self, prov):
             return False
+        spared: list[str] = []
         for attacker in self.movers_to.get(prov, ()):
             if self.units[attacker].power == power:
                 continue
-            if o.dest is not None and attacker == o.dest:
+            if o.dest is not None and attacker == o.dest and not (
+                self.datc.convoyed_attack == FROM_SEA and self.by_convoy(attacker)
+            ):
                 continue  # a unit cannot cut support for an attack on itself (DATC 4.A.4)
+            if self.convoy.get(attacker) and self._spared_by_paradox_rule(attacker, prov, o):
+                spared.append(attacker)
+                continue
             if self.route_open(attacker) and self._cuts_support(attacker):
                 return False
-        return not self._dislodged(prov)
+        # the 1982 and 2000 rules take precedence over the dislodge rule (DATC 6.F.17, 6.F.21)
+        return not any(self.resolve(a) for a in self.movers_to.get(prov, ()) if a not in spared)
+
+    def _spared_by_paradox_rule(self, army: str, supporter: str, o: Support) -> bool:
+        """The support rules of the 1982 and 2000 rulebooks (DATC 4.A.2): 1982, a convoyed
+        army does not cut a fleet's support of an action in a body of water that holds a
+        convoying fleet; 2000, it does not cut a support of an attack on a fleet its convoy
+        needs. Such a support is given even if that army dislodges the supporter (the DATC's
+        reading of both rules). (Szykman, the default, needs no such rule: see
+        :meth:`_backup`.)"""
+        rule = self.datc.paradox_rule
+        if rule == RULE_1982:
+            goal = o.target if o.dest is None else o.dest
+            sea = self.map.provinces[goal].is_water
+            convoying = any(goal in fleets for fleets in self.convoyers.values())
+            return self.units[supporter].type == FLEET and sea and convoying
+        if rule == RULE_2000:
+            return o.dest is not None and o.dest in self.needed.get(army, ())
+        return False
 
     def _dislodged(self, prov: str) -> bool:
         for attacker in self.movers_to.get(prov, ()):
@@ -409,38 +493,39 @@ class Movement:
 
     def route_open(self, prov: str) -> bool:
         """True if the mover in ``prov`` has its route: always by land, else a convoy (or
-        a variant route) that is not disrupted."""
+        a variant route) that is not disrupted, or the land route it falls back on."""
         o = self.order[prov]
         if isinstance(o, Move) and o.via is not None:
             route = self.variant.get(prov)
             return route is not None and route.open(self, prov)
         if not self.convoy.get(prov):
             return True
-        return self.convoy_path(prov, live=True)
+        return self.convoy_path(prov, live=True) or prov in self.fallback
 
     def convoy_path(self, prov: str, *, live: bool) -> bool:
-        """Is there a chain of convoying fleets from ``prov`` to its destination? With
-        ``live`` only fleets that are not dislodged (and not held by a paradox) count."""
+        """Is there a chain of convoying fleets (not held by a paradox) from ``prov`` to its
+        destination? With ``live`` the chain must hold: by default (DATC 4.A.1) one chain of
+        fleets that are not dislodged is enough; with ``one_route`` no fleet on any chain may
+        be dislodged. A written path (4.A.6 ``binding``, ``required``) is the only chain."""
         fleets = self.convoyers.get(prov)
         if not fleets:
             return False
-        reach = self.map.fleet_reach
-        dest = self.dest[prov]
-        usable = {province_of(f) for f in fleets if f not in self.paradox_held}
-        frontier = [f for f in usable if prov in reach.get(self.units[f].location, ())]
-        seen = set(frontier)
-        while frontier:
-            f = frontier.pop()
-            if live and not self.resolve(f):
-                continue
-            near = reach.get(self.units[f].location, ())
-            if dest in near:
-                return True
-            for g in usable:
-                if g not in seen and g in near:
-                    seen.add(g)
-                    frontier.append(g)
-        return False
+        usable = [f for f in fleets if f not in self.paradox_held]
+        o = self.order[prov]
+        assert isinstance(o, Move)
+        m, units, dest = self.map, self.units, self.dest[prov]
+        if self.datc.convoy_path != PATH_IGNORED and o.route:
+            return follows_path(m, units, prov, dest, o.route, usable) and (
+                not live or all(self.resolve(f) for f in o.route)
+            )
+        if self.datc.convoy_path == PATH_REQUIRED:
+            return False
+        if live and self.datc.convoy_disruption == ONE_ROUTE:
+            on_route = route_fleets(m, units, prov, dest, usable)
+            return bool(on_route) and all(self.resolve(f) for f in on_route)
+        if live:
+            return connected(m, units, prov, dest, usable, self.resolve)
+        return connected(m, units, prov, dest, usable)
 
     # -- strengths ------------------------------------------------------------------
     def _support_count(self, prov: str, exclude_power: str | None = None) -> int:
@@ -480,6 +565,11 @@ class Movement:
         opp = self.opponent(prov)
         if opp is not None and self.resolve(opp):
             return 0
+        if self.datc.dislodged_bounce == NEVER:
+            # DATC 4.A.7 read literally: dislodged from where it goes, it bounces nothing there
+            d = self.dest[prov]
+            if self.dest.get(d) == prov and self.resolve(d) and not self.resolve(prov):
+                return 0
         return 1 + self._support_count(prov)
 
     def hold_strength(self, prov: str) -> int:
@@ -536,7 +626,7 @@ class Movement:
         return MovementOutcome(
             succeeded=succeeded,
             dislodged=dislodged,
-            by_convoy=frozenset(p for p, c in self.convoy.items() if c),
+            by_convoy=frozenset(p for p in self.convoy if self.by_convoy(p)),
             void=frozenset(self.void | self.paradox_held | variant_void),
             cut=cut,
             no_route=no_route,

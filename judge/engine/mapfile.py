@@ -128,10 +128,10 @@ def build_map(data: Mapping[str, Any], *, source: str = "<map>") -> Map:
             utype, loc = parts[0].upper(), parts[1].lower()
             if not _can_hold(by_abbr, utype, loc):
                 problems.append(f"power {pname}: {u!r} stands where such a unit cannot")
-            prov = province_of(loc)
-            if prov in occupied:
-                problems.append(f"power {pname}: {u!r} shares {prov} with {occupied[prov]}")
-            occupied[prov] = u
+            place = province_of(loc)
+            if place in occupied:
+                problems.append(f"power {pname}: {u!r} shares {place} with {occupied[place]}")
+            occupied[place] = u
         extra = {k: v for k, v in entry.items() if k not in ("name", "adjective", "letter", "home", "units")}
         powers.append(Power(pname, str(entry.get("adjective", pname)), letter, home, units, extra))
         claim(pname, f"power:{pname}")

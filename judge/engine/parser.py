@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .lexicon import (
     BUILD,
@@ -59,6 +60,9 @@ from .orders import (
 from .phase import ADJUSTMENT, RETREAT
 from .position import Position, Unit
 from .shorthand import read_movement, read_retreat_or_adjustment
+
+if TYPE_CHECKING:
+    from .board import Board
 
 __all__ = ["find_location", "parse_order", "parse_orders", "split_orders"]
 
@@ -339,7 +343,8 @@ def _adjustment(cur: Cursor, position: Position, power: str) -> list[Order]:
 # -- public API ---------------------------------------------------------------------------
 
 
-def _parse(m: Map, position: Position, power: str, text: str) -> list[Order]:
+def _parse(board: Board, position: Position, power: str, text: str) -> list[Order]:
+    m = board.map
     fast = (
         read_movement(m, position, power, text) if position.phase.kind == "M"
         else read_retreat_or_adjustment(m, position, power, text)
@@ -367,10 +372,10 @@ def _parse(m: Map, position: Position, power: str, text: str) -> list[Order]:
     return [_movement(cur, position, power)]
 
 
-def parse_order(m: Map, position: Position, power: str, text: str) -> Order:
-    """Read one order of ``power`` for the phase of ``position``; raise :class:`OrderError`
-    with a message for the player."""
-    orders = _parse(m, position, power, text)
+def parse_order(board: Board, position: Position, power: str, text: str) -> Order:
+    """Read one order of ``power`` for the phase of ``position`` on ``board``; raise
+    :class:`OrderError` with a message for the player."""
+    orders = _parse(board, position, power, text)
     if len(orders) != 1:
         raise OrderError(f"{text.strip()!r} is {len(orders)} orders; send them in a list of orders.", text)
     return orders[0]
@@ -381,13 +386,13 @@ def split_orders(text: str) -> list[str]:
     return [piece.strip() for piece in SPLIT.split(text) if piece.strip()]
 
 
-def parse_orders(m: Map, position: Position, power: str, text: str) -> list[Order | OrderError]:
+def parse_orders(board: Board, position: Position, power: str, text: str) -> list[Order | OrderError]:
     """Read every order in ``text``; a piece that cannot be read gives its OrderError in
     its place. ``waive 2`` gives two Waive orders."""
     out: list[Order | OrderError] = []
     for piece in split_orders(text):
         try:
-            out.extend(_parse(m, position, power, piece))
+            out.extend(_parse(board, position, power, piece))
         except OrderError as exc:
             exc.text = piece
             out.append(exc)

@@ -2,19 +2,24 @@
 
 A dislodged unit may retreat to an adjacent place that is empty after the movement, was not
 left empty by a standoff, and is not where its attacker came from, unless that attacker came
-by convoy (DATC 4.A.5, the 2023 rule). Two retreats to one place both fail: both units are
-disbanded. A dislodged unit without a retreat order is disbanded.
+by convoy (DATC 4.A.5, the 2023 rule; the board's ``convoy_origin_retreat`` choice). Two
+retreats to one place both fail: both units are disbanded. A dislodged unit without a
+retreat order is disbanded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from .adjudicator import MovementOutcome
 from .map import ARMY, Map, province_of
 from .orders import Disband, Retreat
 from .position import Unit
 from .results import BOUNCE, DISBANDED, VOID, OrderResult
+
+if TYPE_CHECKING:
+    from .board import Board
 
 #: A variant's filter on retreat destinations: ``(map, unit, candidates) -> allowed``.
 RetreatRule = Callable[[Map, Unit, Iterable[str]], Iterable[str]]
@@ -24,24 +29,22 @@ RetreatRoute = Callable[[Map, Unit, Mapping[str, Unit]], Iterable[str]]
 
 
 def retreat_options(
-    m: Map,
-    unit: Unit,
-    occupied: set[str],
-    outcome: MovementOutcome,
-    rules: Iterable[RetreatRule] = (),
-    extra: Iterable[str] = (),
+    board: Board, unit: Unit, outcome: MovementOutcome, units_after: Mapping[str, Unit]
 ) -> tuple[str, ...]:
-    """The locations a unit dislodged in ``outcome`` may retreat to, in map order;
-    ``extra``: places a variant route adds to its borders (:data:`RetreatRoute`)."""
+    """The locations a unit dislodged in ``outcome`` may retreat to, in map order, given the
+    units on the board after the movement (by province); the board's variant routes may add
+    places (:data:`RetreatRoute`) and its rules filter them (:data:`RetreatRule`)."""
+    m = board.map
     prov = unit.province
     attacker = outcome.dislodged.get(prov)
-    blocked = set(occupied) | outcome.contested
-    if attacker is not None and attacker not in outcome.by_convoy:
+    blocked = set(units_after) | outcome.contested
+    if attacker is not None and (attacker not in outcome.by_convoy or not board.datc.convoy_origin_retreat):
         blocked.add(attacker)
+    extra = [loc for route in board.rules.retreat_routes for loc in route(m, unit, units_after)]
     adj = m.army_adj if unit.type == ARMY else m.fleet_adj
     near = set(adj.get(unit.location, ())) | set(extra)
     options: Iterable[str] = sorted(loc for loc in near if province_of(loc) not in blocked)
-    for rule in rules:
+    for rule in board.rules.retreat_rules:
         options = rule(m, unit, options)
     return tuple(options)
 
@@ -59,16 +62,16 @@ def resolve_retreats(
     results: list[OrderResult] = []
     survivors: list[Unit] = []
     for prov, (unit, options) in dislodged.items():
-        order = orders.get(prov)
-        if order is None:
+        given = orders.get(prov)
+        if given is None:
             results.append(OrderResult(Disband(unit), (), default=True))
-        elif isinstance(order, Disband):
-            results.append(OrderResult(order))
-        elif order.dest not in options:
-            results.append(OrderResult(order, (VOID, DISBANDED)))
-        elif len(wanted[province_of(order.dest)]) > 1:
-            results.append(OrderResult(order, (BOUNCE, DISBANDED)))
+        elif isinstance(given, Disband):
+            results.append(OrderResult(given))
+        elif given.dest not in options:
+            results.append(OrderResult(given, (VOID, DISBANDED)))
+        elif len(wanted[province_of(given.dest)]) > 1:
+            results.append(OrderResult(given, (BOUNCE, DISBANDED)))
         else:
-            results.append(OrderResult(order))
-            survivors.append(Unit(unit.power, unit.type, order.dest))
+            results.append(OrderResult(given))
+            survivors.append(Unit(unit.power, unit.type, given.dest))
     return results, survivors

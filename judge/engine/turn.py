@@ -1,4 +1,4 @@
-"""One phase, start to finish: ``(map, position, orders, options) -> Adjudication``.
+"""One phase, start to finish: ``(board, position, orders) -> Adjudication``.
 
 This is the engine's main entry point. It sorts the orders, lets the movement resolver,
 retreat or adjustment rules decide, applies civil-disorder defaults, moves centres to their
@@ -12,14 +12,15 @@ from collections.abc import Iterable, Mapping
 
 from .adjudicator import Movement, VariantParadox
 from .adjustments import adjustments_due, resolve_adjustments
+from .board import Board
 from .map import Map
-from .options import Options
 from .orders import (
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
+    MovementOrder,
     Order,
     Remove,
     Retreat,
@@ -30,53 +31,47 @@ from .phase import MOVEMENT, RETREAT, Phase
 from .position import Dislodged, Position, Unit
 from .results import BOUNCE, CUT, DISLODGED, NO_CONVOY, VOID, Adjudication, OrderResult
 from .retreats import resolve_retreats, retreat_options
-from .rules import Ruleset, ruleset_for
 
 
-def adjudicate(
-    m: Map,
-    position: Position,
-    orders: Iterable[Order],
-    options: Options | None = None,
-    ruleset: Ruleset | None = None,
-) -> Adjudication:
-    """Adjudicate one phase. ``orders`` must be legal (see ``validation.check_order``);
-    units without orders hold, dislodged units without orders disband, and adjustments
-    without orders are waived or removed by the civil-disorder rule."""
-    rules = ruleset or ruleset_for(m, options or Options())
+def adjudicate(board: Board, position: Position, orders: Iterable[Order]) -> Adjudication:
+    """Adjudicate one phase on ``board``. ``orders`` must be legal (see
+    ``validation.check_order``); units without orders hold, dislodged units without orders
+    disband, and adjustments without orders are waived or removed by the civil-disorder
+    rule."""
     kind = position.phase.kind
     if kind == MOVEMENT:
-        return _movement(m, position, list(orders), rules)
+        return _movement(board, position, list(orders))
     if kind == RETREAT:
-        return _retreats(m, position, list(orders), rules)
-    return _adjustments(m, position, list(orders), rules)
+        return _retreats(board, position, list(orders))
+    return _adjustments(board, position, list(orders))
 
 
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 
 
-def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -> Adjudication:
+def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudication:
+    m, rules = board.map, board.rules
     on_board = position.units
-    chosen: dict[str, Hold | Move | Support | Convoy] = {}
-    doubled: dict[str, list[Order]] = {}
+    chosen: dict[str, MovementOrder] = {}
+    doubled: dict[str, list[MovementOrder]] = {}
     for o in orders:
-        if type(o) not in _MOVEMENT_ORDERS or on_board.get(o.unit.province) != o.unit:  # type: ignore[union-attr]
+        if not isinstance(o, _MOVEMENT_ORDERS) or on_board.get(o.unit.province) != o.unit:
             continue
-        prov = o.unit.province  # type: ignore[union-attr]
+        prov = o.unit.province
         if prov in doubled:
             doubled[prov].append(o)
             continue
         before = chosen.get(prov)
         if before is None:
-            chosen[prov] = o  # type: ignore[assignment]
+            chosen[prov] = o
         elif before != o:
             doubled[prov] = [chosen.pop(prov), o]  # DATC 4.D.3: a unit ordered twice holds
     for hook in rules.movement_orders:  # variant rewrites (canal moves, the railway's limits)
-        chosen = hook(m, position, chosen)  # type: ignore[assignment]
-    paradox: dict[str, Order] = {}  # variant orders a paradox turned into holds (reported void)
+        chosen = hook(m, position, chosen)
+    paradox: dict[str, MovementOrder] = {}  # variant orders a paradox turned into holds (reported void)
     while True:
         try:
-            out = Movement(m, position, chosen, rules.route_rules).run()
+            out = Movement(board, position, chosen).run()
             break
         except VariantParadox as exc:  # e.g. tsr_paradox=hold: hold and adjudicate again
             for prov in exc.provinces:
@@ -88,14 +83,15 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     for prov, unit in sorted(on_board.items(), key=lambda item: rank.get(item[1].power, 99)):
         notes: tuple[str, ...] = ()
         stopped = out.stopped.get(prov)
-        order = chosen.get(prov)
-        default = order is None
+        given = chosen.get(prov)
+        default = given is None
         if prov in doubled:
             results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
-        if order is None:
-            order = Hold(unit)
+        order: MovementOrder = Hold(unit) if given is None else paradox.get(prov, given)
+        if given is None:
+            notes = ()
         elif prov in paradox:
-            order, notes = paradox[prov], (VOID,)
+            notes = (VOID,)
         elif type(order) is Move:
             if prov not in out.succeeded:
                 notes = (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
@@ -120,13 +116,11 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
             units[out.stopped[prov]] = Unit(unit.power, unit.type, out.stopped[prov])
         else:
             units[prov] = unit
-    occupied = set(units)
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
     for prov in out.dislodged:
         unit = position.units[prov]
-        extra = [loc for route in rules.retreat_routes for loc in route(m, unit, units)]
-        options = retreat_options(m, unit, occupied, out, rules.retreat_rules, extra)
+        options = retreat_options(board, unit, out, units)
         dislodged.append(Dislodged(unit, options))
         if not options:
             destroyed.append(unit)
@@ -135,7 +129,7 @@ def _movement(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     if waiting:
         nxt = Position(position.phase.retreat(), units, {d.unit.province: d for d in waiting}, position.owners)
         return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
-    nxt, winners, changed = _close_season(m, position.phase, units, position.owners, rules)
+    nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
 
 
@@ -144,7 +138,8 @@ def out_dest(o: Move) -> str:
     return o.dest.partition("/")[0]
 
 
-def _retreats(m: Map, position: Position, orders: list[Order], rules: Ruleset) -> Adjudication:
+def _retreats(board: Board, position: Position, orders: list[Order]) -> Adjudication:
+    m = board.map
     chosen: dict[str, Retreat | Disband] = {}
     extra: list[OrderResult] = []
     for o in orders:
@@ -162,26 +157,27 @@ def _retreats(m: Map, position: Position, orders: list[Order], rules: Ruleset) -
     units = dict(position.units)
     for u in survivors:
         units[u.province] = u
-    nxt, winners, changed = _close_season(m, position.phase, units, position.owners, rules)
+    nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, (), (), winners, changed)
 
 
-def _adjustments(m: Map, position: Position, orders: list[Order], rules: Ruleset) -> Adjudication:
+def _adjustments(board: Board, position: Position, orders: list[Order]) -> Adjudication:
+    m = board.map
     given = [o for o in orders if isinstance(o, (Build, Remove, Waive))]
     given.sort(key=lambda o: _power_rank(m, o.power))
-    results, units = resolve_adjustments(m, position, given, centre_value=rules.centre_value)
+    results, units = resolve_adjustments(board, position, given)
     results.sort(key=lambda r: _power_rank(m, r.power))
-    nxt_phase = rules.calendar.next_movement(position.phase)
+    nxt_phase = board.rules.calendar.next_movement(position.phase)
     nxt = Position.build(nxt_phase, units, owners=position.owners)
     return Adjudication(position, tuple(results), nxt)
 
 
 def _close_season(
-    m: Map, phase: Phase, units: Mapping[str, Unit], owners: Mapping[str, str], rules: Ruleset
+    board: Board, phase: Phase, units: Mapping[str, Unit], owners: Mapping[str, str]
 ) -> tuple[Position, tuple[str, ...], bool]:
     """After a season's movement and retreats: centres change hands if the year closes,
     victory is checked, and the next phase is chosen."""
-    cal = rules.calendar
+    m, cal = board.map, board.rules.calendar
     if not cal.closes_year(phase):
         return Position(cal.next_movement(phase), units, {}, owners), (), False
     new_owners = dict(owners)
@@ -189,27 +185,27 @@ def _close_season(
         if m.provinces[prov].supply:
             new_owners[prov] = unit.power
     changed = new_owners != dict(owners)
-    winners = victors(m, new_owners, rules)
+    winners = victors(board, new_owners)
     adjust = Position(cal.adjustment_phase(phase), units, {}, new_owners)
-    if adjustments_due(m, adjust, centre_value=rules.centre_value):
+    if adjustments_due(board, adjust):
         return adjust, winners, changed
     return Position(cal.next_movement(adjust.phase), units, {}, new_owners), winners, changed
 
 
-def centre_counts(m: Map, owners: Mapping[str, str], rules: Ruleset | None = None) -> dict[str, int]:
+def centre_counts(board: Board, owners: Mapping[str, str]) -> dict[str, int]:
     """Centres per power, as they count for builds and victory (variants may weigh them)."""
-    counts = {p.name: 0 for p in m.powers}
-    value = rules.centre_value if rules else None
+    counts = {p.name: 0 for p in board.map.powers}
+    value = board.rules.centre_value
     for centre, power in owners.items():
         counts[power] = counts.get(power, 0) + (value(centre, power) if value else 1)
     return counts
 
 
-def victors(m: Map, owners: Mapping[str, str], rules: Ruleset | None = None) -> tuple[str, ...]:
+def victors(board: Board, owners: Mapping[str, str]) -> tuple[str, ...]:
     """The power that holds the map's victory count of centres, if any."""
-    counts = centre_counts(m, owners, rules)
+    counts = centre_counts(board, owners)
     best = max(counts.values(), default=0)
-    if best < m.victory:
+    if best < board.map.victory:
         return ()
     return tuple(p for p, n in counts.items() if n == best)
 

@@ -24,7 +24,7 @@ from .phase import ADJUSTMENT, MOVEMENT, RETREAT
 from .position import Position, Unit
 
 if TYPE_CHECKING:
-    from .rules import Ruleset
+    from .board import Board
 
 __all__ = ["check_order", "check_order_set", "convoy_routes"]
 
@@ -112,7 +112,8 @@ def _check_unit(m: Map, position: Position, unit: Unit, *, dislodged: bool = Fal
     raise OrderError(f"The unit in {where} is {_name(m, there)}, not {_name(m, unit)}.")
 
 
-def _check_move(m: Map, position: Position, order: Move) -> None:
+def _check_move(board: Board, position: Position, order: Move) -> None:
+    m = board.map
     unit, dest = order.unit, order.dest
     if unit.type == FLEET and order.via is None and not order.route and not order.via_convoy and (
         dest in m.fleet_adj.get(unit.location, ())
@@ -125,7 +126,7 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     me = _name(m, unit)
     if order.via is not None:
         # a variant route (Colonial's railway): its rule module says what is legal
-        check = _rules(m).move_checks.get(order.via)
+        check = board.rules.move_checks.get(order.via)
         if check is None:
             raise OrderError(f"There is no {order.via} on this map.")
         check(m, position, order)
@@ -137,7 +138,7 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     if unit.type == FLEET:
         if order.route or order.via_convoy:
             raise OrderError(f"{me} is a fleet; only armies are convoyed.")
-        if not m.adjacent(FLEET, unit.location, dest) and not _variant_route(m, position, order):
+        if not m.adjacent(FLEET, unit.location, dest) and not _variant_route(board, position, order):
             raise OrderError(f"{me} cannot move to {m.location_name(dest)}.")
         return
     target = m.provinces[province_of(dest)]
@@ -146,13 +147,14 @@ def _check_move(m: Map, position: Position, order: Move) -> None:
     for step in order.route:
         if not _water(m, step):
             raise OrderError(f"{me} cannot be convoyed through {_place(m, step)}: it is not a sea.")
-    if not _army_can_reach(m, position, unit.location, target.abbr) and not _variant_route(m, position, order):
+    if not _army_can_reach(m, position, unit.location, target.abbr) and not _variant_route(board, position, order):
         raise OrderError(
             f"{me} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
         )
 
 
-def _check_support(m: Map, position: Position, order: Support) -> None:
+def _check_support(board: Board, position: Position, order: Support) -> None:
+    m = board.map
     unit = order.unit
     me = _name(m, unit)
     goal = order.target if order.dest is None else order.dest
@@ -162,7 +164,7 @@ def _check_support(m: Map, position: Position, order: Support) -> None:
         raise OrderError(f"{me} cannot support a unit into its own province.")
     if order.target == unit.province:
         raise OrderError(f"{me} cannot support itself.")
-    if any(accepts(m, position, order) for accepts in _rules(m).support_checks):
+    if any(accepts(m, position, order) for accepts in board.rules.support_checks):
         return  # a variant's own use of a support order (the Suez Canal's permission)
     if not m.reaches(unit.type, unit.location, goal):
         raise OrderError(f"{me} cannot support into {_place(m, goal)}: it cannot move there.")
@@ -178,22 +180,16 @@ def _check_support(m: Map, position: Position, order: Support) -> None:
     else:
         ok = _army_can_reach(m, position, other.location, order.dest, without=[unit.province])
     if not ok:
-        ok = _variant_route(m, position, Move(other, order.dest), quiet=True)
+        ok = _variant_route(board, position, Move(other, order.dest), quiet=True)
     if not ok:
         raise OrderError(f"{me} cannot support {_name(m, other)} to {_place(m, order.dest)}: it cannot get there.")
 
 
-def _rules(m: Map) -> Ruleset:
-    from .rules import rules_of  # imported here: the rule modules import this module's users
-
-    return rules_of(m)
-
-
-def _variant_route(m: Map, position: Position, order: Move, *, quiet: bool = False) -> bool:
+def _variant_route(board: Board, position: Position, order: Move, *, quiet: bool = False) -> bool:
     """True if a variant route (``Ruleset.alt_routes``) carries this plain move where the
     board has no border, and the move is legal along it. Its refusal is raised unless
     ``quiet`` (supports only ask whether the move could be valid)."""
-    rules = _rules(m)
+    m, rules = board.map, board.rules
     for alt in rules.alt_routes:
         via = alt(m, position, order)
         check = rules.move_checks.get(via) if via else None
@@ -247,22 +243,23 @@ def _check_retreat(m: Map, position: Position, order: Retreat) -> None:
         raise OrderError(f"{me} cannot retreat to {m.location_name(order.dest)}; it can retreat to {options}.")
 
 
-def _balance(m: Map, position: Position, power: str) -> int:
+def _balance(board: Board, position: Position, power: str) -> int:
     """Owned centres (as the variant counts them) minus units: positive means builds,
     negative removals."""
-    value = _rules(m).centre_value
+    value = board.rules.centre_value
     centres = position.centres_of(power)
     count = sum(value(c, power) for c in centres) if value else len(centres)
     return count - len(position.units_of(power))
 
 
-def _check_build(m: Map, position: Position, order: Build) -> None:
+def _check_build(board: Board, position: Position, order: Build) -> None:
+    m = board.map
     unit, power = order.unit, order.power
     prov = m.provinces.get(unit.province)
     if prov is None:
         raise OrderError(f"Unknown place {unit.location!r}.")
     where = m.location_name(unit.province, article=True)
-    if _balance(m, position, power) <= 0:
+    if _balance(board, position, power) <= 0:
         raise OrderError(f"{power} has no builds to make.")
     if not prov.supply:
         raise OrderError(f"{m.location_name(unit.province)} is not a supply centre.")
@@ -280,14 +277,15 @@ def _check_build(m: Map, position: Position, order: Build) -> None:
         raise OrderError(f"{kind.capitalize()} cannot be built in {m.location_name(unit.province, article=True)}.")
 
 
-def _check_remove(m: Map, position: Position, order: Remove) -> None:
-    _check_unit(m, position, order.unit)
-    if _balance(m, position, order.power) >= 0:
+def _check_remove(board: Board, position: Position, order: Remove) -> None:
+    _check_unit(board.map, position, order.unit)
+    if _balance(board, position, order.power) >= 0:
         raise OrderError(f"{order.power} has no units to remove.")
 
 
-def check_order(m: Map, position: Position, order: Order) -> None:
-    """Raise :class:`OrderError` if ``order`` cannot be valid in ``position``."""
+def check_order(board: Board, position: Position, order: Order) -> None:
+    """Raise :class:`OrderError` if ``order`` cannot be valid in ``position`` on ``board``."""
+    m = board.map
     kind = _PHASE_OF.get(type(order))
     if kind is None:
         raise OrderError(f"Not an order: {order!r}.")
@@ -298,14 +296,14 @@ def check_order(m: Map, position: Position, order: Order) -> None:
             f"That is {article} {word} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
         )
     if isinstance(order, Waive):
-        if _balance(m, position, order.power) <= 0:
+        if _balance(board, position, order.power) <= 0:
             raise OrderError(f"{order.power} has no builds to waive.")
         return
     if isinstance(order, Build):
-        _check_build(m, position, order)
+        _check_build(board, position, order)
         return
     if isinstance(order, Remove):
-        _check_remove(m, position, order)
+        _check_remove(board, position, order)
         return
     if isinstance(order, (Retreat, Disband)):
         _check_unit(m, position, order.unit, dislodged=True)
@@ -314,22 +312,19 @@ def check_order(m: Map, position: Position, order: Order) -> None:
         return
     _check_unit(m, position, order.unit)
     if isinstance(order, Move):
-        _check_move(m, position, order)
+        _check_move(board, position, order)
     elif isinstance(order, Support):
-        _check_support(m, position, order)
+        _check_support(board, position, order)
     elif isinstance(order, Convoy):
         _check_convoy(m, position, order)
 
 
-def check_order_set(
-    m: Map, position: Position, orders: list[Order], ruleset: Ruleset | None = None
-) -> list[tuple[Order, str]]:
+def check_order_set(board: Board, position: Position, orders: list[Order]) -> list[tuple[Order, str]]:
     """The orders of one power's set (each legal on its own, in the order given) that the
     set as a whole makes ineffective, each with the message for the player; the variant's
     ``Ruleset.order_set_checks`` decide (Colonial: one TSR order a turn, spec 2.3 rule 3).
     A warning only: the orders stay, and adjudication treats them as its rules say."""
-    rules = ruleset if ruleset is not None else _rules(m)
     out: list[tuple[Order, str]] = []
-    for check in rules.order_set_checks:
-        out.extend(check(m, position, orders))
+    for check in board.rules.order_set_checks:
+        out.extend(check(board.map, position, orders))
     return out

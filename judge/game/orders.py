@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Build, Order, OrderError, Position, Waive
+from ..engine import Board, Build, Order, OrderError, Position, Waive
 from ..engine.adjustments import adjustments_due
 from ..engine.notation import describe, describe_unit
 from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.validation import check_order, check_order_set
-from .view import Board, Entry
+from .view import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def check_line(board: Board, position: Position, power: str, line: str) -> tuple
     orders accepted and the messages of the pieces refused."""
     orders: list[Order] = []
     errors: list[str] = []
-    for item in parse_orders(board.map, position, power, line):
+    for item in parse_orders(board, position, power, line):
         if isinstance(item, OrderError):
             errors.append(item.message)
             continue
@@ -75,7 +75,7 @@ def check_line(board: Board, position: Position, power: str, line: str) -> tuple
             errors.append(f"You cannot order the units of {order_power(item)}.")
             continue
         try:
-            check_order(board.map, position, item)
+            check_order(board, position, item)
         except OrderError as exc:
             errors.append(exc.message)
             continue
@@ -85,7 +85,7 @@ def check_line(board: Board, position: Position, power: str, line: str) -> tuple
 
 def due(board: Board, position: Position) -> dict[str, int]:
     """Builds (positive) or removals (negative) each power has in an adjustment phase."""
-    return adjustments_due(board.map, position, board.rules.centre_value)
+    return adjustments_due(board, position)
 
 
 def merge(board: Board, position: Position, power: str, old: Sequence[Entry], new: Sequence[str]) -> Merge:
@@ -120,7 +120,7 @@ def _warn(board: Board, position: Position, entries: list[Entry], fresh: list[tu
     """Put each warning on the whole set once, on the last new line it concerns."""
     line_of = {id(order): number for number, order in fresh}
     warnings: dict[str, int] = {}
-    for order, message in check_order_set(board.map, position, [e.order for e in entries], board.rules):
+    for order, message in check_order_set(board, position, [e.order for e in entries]):
         number = line_of.get(id(order))
         if number is not None:
             warnings[message] = max(number, warnings.get(message, -1))

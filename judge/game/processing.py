@@ -99,7 +99,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     board, position = view.board, view.position
     missed = lateness.count_missed(view, now)
     entries = view.all_entries()
-    result = adjudicate(board.map, position, view.orders(), board.options, board.rules)
+    result = adjudicate(board, position, view.orders())
     seq = game.seq
     record = PhaseRecord(game_id=game.id, seq=seq, phase=position.phase.code, position=position.to_json(board.map),
                          orders=entries_to_json(entries), results="")
@@ -133,7 +133,7 @@ def _eliminate(view: GameView) -> None:
     position = view.position
     alive = {u.power for u in position.units.values()} | set(position.owners.values())
     alive |= {d.unit.power for d in position.dislodged.values()}
-    counts = adjustment_counts(view.map, position, view.board.rules.centre_value)
+    counts = adjustment_counts(view.board, position)
     for p in view.game.players:
         if p.role == PLAYER and p.power and p.active and p.power not in alive and counts.get(p.power, 0) <= 0:
             p.status = ELIMINATED

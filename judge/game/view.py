@@ -11,38 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..engine import Map, Options, Order, Position, initial_position
+from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
-from ..engine.rules import Ruleset, game_map, ruleset_for
-from ..maps import load_map
+from ..maps import load_board
 from ..store.codec import order_from_json, order_to_json
 from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, members, order_sets
 from .clocks import Clock, clocks_of
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The board a game plays on: the map its options make, the options, the variant hooks."""
-
-    map: Map
-    options: Options
-    rules: Ruleset
-
-
-@lru_cache(maxsize=64)
-def _board(name: str, options: Options) -> Board:
-    m = game_map(load_map(name), options)
-    return Board(m, options, ruleset_for(m, options))
-
-
 def board_for(map_name: str, options: Mapping[str, Any]) -> Board:
-    """The board of a map with these options (made once per distinct value)."""
-    return _board(map_name, Options(options))
+    """The board of a map with a game's stored options (one per distinct value, see
+    :func:`judge.maps.load_board`)."""
+    return load_board(map_name, Options(options))
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,16 +44,17 @@ def _entries(board: Any, position: Any, power: str, lines: list[str]) -> list[di
 
     out = []
     for line in lines:
-        for item in parse_orders(board.map, position, power, line):
+        for item in parse_orders(board, position, power, line):
             if not isinstance(item, OrderError):
                 out.append({"line": line, "order": order_to_json(item)})
     return out
 
 
 def _board(map_name: str, options: Any) -> Any:
-    from judge.game.view import board_for
+    from judge.engine import Options
+    from judge.maps import load_board
 
-    return board_for(map_name, _json(options) or {})
+    return load_board(map_name, Options(_json(options) or {}))
 
 
 def upgrade() -> None:

@@ -2,16 +2,16 @@
 
 A :class:`Ruleset` gathers the hooks the engine calls at defined points. The standard game
 has none. A variant rule module (``railway.py``, ``canal.py``, ``island_hopping.py``...)
-contributes hooks through :func:`register`; :func:`ruleset_for` assembles the ones that
-apply to a map and its options.
+contributes hooks through :func:`register` and map edits through :func:`register_map_edit`;
+``Board.of`` asks :func:`board_map` and :func:`ruleset_for` for the ones that apply to a map
+and its options, once per game view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from typing import TypedDict
 
 from ..adjudicator import RouteRule, VariantRoute
 from ..calendar import STANDARD_CALENDAR, Calendar
@@ -46,7 +46,6 @@ class Ruleset:
     - ``calendar``: the phase sequence and names.
     - ``centre_value``: how much a centre counts for its owner (builds and victory);
       ``None`` means one for every centre.
-    - ``extra``: anything else a rule module shares with the parser or validation.
     - ``move_checks``: via -> legality at entry of moves along that route (validation).
     - ``alt_routes``: variant routes for plain moves between provinces with no border
       (validation, and ``movement_orders`` hooks that mark such moves with their ``via``).
@@ -61,7 +60,6 @@ class Ruleset:
     retreat_rules: tuple[RetreatRule, ...] = ()
     calendar: Calendar = STANDARD_CALENDAR
     centre_value: Callable[[str, str], int] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
     move_checks: Mapping[str, MoveCheck] = field(default_factory=dict)
     alt_routes: tuple[AltRoute, ...] = ()
     support_checks: tuple[SupportCheck, ...] = ()
@@ -70,15 +68,27 @@ class Ruleset:
     order_set_checks: tuple[OrderSetCheck, ...] = ()
 
 
-#: A rule module's contribution: (map, options) -> partial Ruleset fields, or None.
-Contributor = Callable[[Map, Options], Mapping[str, Any] | None]
+class RulesetPart(TypedDict, total=False):
+    """What one rule module contributes to a :class:`Ruleset` (any subset of its fields)."""
+
+    route_rules: Mapping[str, RouteRule | VariantRoute]
+    retreat_rules: tuple[RetreatRule, ...]
+    calendar: Calendar
+    centre_value: Callable[[str, str], int]
+    move_checks: Mapping[str, MoveCheck]
+    alt_routes: tuple[AltRoute, ...]
+    support_checks: tuple[SupportCheck, ...]
+    movement_orders: tuple[OrderHook, ...]
+    retreat_routes: tuple[RetreatRoute, ...]
+    order_set_checks: tuple[OrderSetCheck, ...]
+
+
+#: A rule module's contribution: (map, options) -> its part of the Ruleset, or None.
+Contributor = Callable[[Map, Options], "RulesetPart | None"]
 _CONTRIBUTORS: list[Contributor] = []
 #: A rule module's map edit: (map, options) -> the board those options play on (or the same).
 MapEdit = Callable[[Map, Options], Map]
 _MAP_EDITS: list[MapEdit] = []
-_GAME_MAPS: dict[tuple[int, Options], Map] = {}
-_OPTIONS_OF: dict[int, tuple[Map, Options]] = {}
-_RULESETS: dict[tuple[int, Options], tuple[Map, Ruleset]] = {}
 
 
 def register_map_edit(edit: MapEdit) -> MapEdit:
@@ -87,45 +97,12 @@ def register_map_edit(edit: MapEdit) -> MapEdit:
     return edit
 
 
-def game_map(m: Map, options: Options) -> Map:
-    """The board a game with ``options`` plays on: ``m`` itself unless an option picks a
-    version of it (Colonial's map versions). Derived maps are built once and kept."""
-    key = (id(m), options)
-    cached = _GAME_MAPS.get(key)
-    if cached is None:
-        cached = m
-        for edit in _MAP_EDITS:
-            cached = edit(cached, options)
-        _GAME_MAPS[key] = cached
-        if cached is not m:
-            _OPTIONS_OF[id(cached)] = (cached, options)
-    return cached
-
-
-def map_options(m: Map) -> Options:
-    """The options a board from :func:`game_map` was made for (so that the parser and
-    validation, which see only the board, follow the game's options); ``Options()`` for a
-    board no option changed."""
-    found = _OPTIONS_OF.get(id(m))
-    return found[1] if found is not None and found[0] is m else _default_options()
-
-
-@cache
-def _default_options() -> Options:
-    """The defaults, built once (every rule module has declared its options by the time a
-    board is asked about)."""
-    return Options()
-
-
-def rules_of(m: Map) -> Ruleset:
-    """The ruleset of a board from :func:`game_map` (see :func:`map_options`), cached."""
-    options = map_options(m)
-    key = (id(m), options)
-    found = _RULESETS.get(key)
-    if found is None or found[0] is not m:
-        found = (m, ruleset_for(m, options))
-        _RULESETS[key] = found
-    return found[1]
+def board_map(m: Map, options: Options) -> Map:
+    """The map a game with ``options`` plays on: ``m`` itself unless a rule module's edit
+    changes it (Colonial's map versions, Oceania's island hops). Used by ``Board.of``."""
+    for edit in _MAP_EDITS:
+        m = edit(m, options)
+    return m
 
 
 def register(contributor: Contributor) -> Contributor:
@@ -139,8 +116,7 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
     route_rules: dict[str, RouteRule | VariantRoute] = {}
     retreat_rules: list[RetreatRule] = []
     calendar = STANDARD_CALENDAR
-    centre_value = None
-    extra: dict[str, Any] = {}
+    centre_value: Callable[[str, str], int] | None = None
     move_checks: dict[str, MoveCheck] = {}
     alt_routes: list[AltRoute] = []
     support_checks: list[SupportCheck] = []
@@ -155,7 +131,6 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         retreat_rules.extend(part.get("retreat_rules", ()))
         calendar = part.get("calendar", calendar)
         centre_value = part.get("centre_value", centre_value)
-        extra.update(part.get("extra", {}))
         move_checks.update(part.get("move_checks", {}))
         alt_routes.extend(part.get("alt_routes", ()))
         support_checks.extend(part.get("support_checks", ()))
@@ -163,7 +138,7 @@ def ruleset_for(m: Map, options: Options) -> Ruleset:
         retreat_routes.extend(part.get("retreat_routes", ()))
         order_set_checks.extend(part.get("order_set_checks", ()))
     return Ruleset(
-        route_rules, tuple(retreat_rules), calendar, centre_value, extra,
+        route_rules, tuple(retreat_rules), calendar, centre_value,
         move_checks, tuple(alt_routes), tuple(support_checks), tuple(movement_orders),
         tuple(retreat_routes), tuple(order_set_checks),
     )

@@ -48,14 +48,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, Movement, VariantRoute
 from ..map import ARMY, FLEET, Map, province_of
 from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
 from ..position import Position, Unit
-from . import register
+from . import RulesetPart, register
 
 VIA = "canal"
 
@@ -130,7 +129,7 @@ class Canal(VariantRoute):
 
 
 @register
-def canal_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
+def canal_rules(m: Map, options: Options) -> RulesetPart | None:
     data = m.rules.get("canal")
     if not isinstance(data, Mapping) or options["suez_mode"] != "permission":
         return None

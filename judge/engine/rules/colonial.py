@@ -21,18 +21,17 @@ The railway, canal and Hong Kong rules are in ``railway.py``, ``canal.py`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from ..calendar import Calendar
 from ..map import Map, province_of
-from ..options import PRESETS, Options, OptionSpec, declare
+from ..options import PRESETS, Options, OptionSpec, OptionValue, declare
 from ..phase import ADJUSTMENT, FALL, MOVEMENT, SPRING, Phase
-from . import register, register_map_edit
+from . import RulesetPart, register, register_map_edit
 
 MAPS = ("colonial",)
 
 
-def _declare(name: str, default: Any, values: tuple[Any, ...] | None, text: str) -> None:
+def _declare(name: str, default: OptionValue, values: tuple[str, ...] | None, text: str) -> None:
     declare(OptionSpec(name, default, values, f"Colonial only: {text}", maps=MAPS))
 
 
@@ -93,7 +92,7 @@ _declare("colonial_calendar", "whole_year", ("whole_year", "standard", "even_yea
          "standard = Spring/Fall 1870; even_years = Spring/Fall 1870, builds 1871, Spring 1872.")
 
 #: The railway options each ``tsr_reading`` sets (spec rows 2-8).
-TSR_READINGS: dict[str, dict[str, Any]] = {
+TSR_READINGS: dict[str, dict[str, OptionValue]] = {
     "seed000": {
         "tsr_attack_occupied": True, "tsr_sc_break": True, "tsr_static_break": "void",
         "tsr_temporary_leave": "none", "tsr_dislodged_occupant_blocks": True,
@@ -107,7 +106,7 @@ TSR_READINGS: dict[str, dict[str, Any]] = {
 }
 
 #: Every Colonial option under each reading (equal to maps/colonial.toml [rules.readings]).
-READINGS: dict[str, dict[str, Any]] = {
+READINGS: dict[str, dict[str, OptionValue]] = {
     "adjudicator": {
         "tsr_reading": "seed000", "tsr_implicit": False, "tsr_multiple": "none",
         **TSR_READINGS["seed000"],
@@ -164,6 +163,8 @@ def version_board(m: Map, version: str) -> Map:
     table = m.rules["colonial_map"].get(version)
     if not isinstance(table, Mapping):
         raise ValueError(f"the map has no version {version!r}")
+    if not any(table.get(k) for k in ("add_army", "remove_army", "add_fleet", "remove_fleet")):
+        return m
     army = _edit_edges(m.army_adj, _pairs(table.get("add_army", ())), _pairs(table.get("remove_army", ())))
     fleet = _edit_edges(m.fleet_adj, _pairs(table.get("add_fleet", ())), _pairs(table.get("remove_fleet", ())))
     for loc in fleet:
@@ -178,8 +179,8 @@ def version_board(m: Map, version: str) -> Map:
 
 @register_map_edit
 def colonial_board(m: Map, options: Options) -> Map:
-    """The Colonial board of the chosen version. Always a new board for a Colonial map, so
-    that the parser and validation can find the game's options (``rules.map_options``)."""
+    """The Colonial board of the chosen version (the map itself for ``seed000``, whose
+    borders are the province tables)."""
     if not is_colonial(m):
         return m
     return version_board(m, str(options["colonial_map"]))
@@ -220,7 +221,7 @@ CALENDARS = {name: LabelledCalendar(name) for name in ("whole_year", "even_years
 
 
 @register
-def colonial_calendar(m: Map, options: Options) -> Mapping[str, Any] | None:
+def colonial_calendar(m: Map, options: Options) -> RulesetPart | None:
     if not is_colonial(m):
         return None
     cal = CALENDARS.get(str(options["colonial_calendar"]))

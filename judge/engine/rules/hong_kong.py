@@ -11,11 +11,10 @@ build rule. This module gives the engine the ``centre_value`` hook.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from ..map import Map
 from ..options import Options
-from . import register
+from . import RulesetPart, register
 
 
 def centre_value(province: str, excluded: str) -> Callable[[str, str], int]:
@@ -28,7 +27,7 @@ def centre_value(province: str, excluded: str) -> Callable[[str, str], int]:
 
 
 @register
-def hong_kong_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
+def hong_kong_rules(m: Map, options: Options) -> RulesetPart | None:
     data = m.rules.get("hong_kong")
     if not isinstance(data, Mapping) or not options["hong_kong_rule"]:
         return None

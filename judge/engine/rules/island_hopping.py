@@ -7,7 +7,7 @@ map file lists them as ordinary army and fleet borders.
 Island hopping is derived from the map, never listed in it: an army may move between two
 ``dual`` provinces that do not border each other when some ``sea`` province borders both
 (a chain never serves as the common sea), unless either is a large landmass named in the
-map's ``[rules.island_hopping] no_hop`` list. The edges are computed once per map and handed
+map's ``[rules.island_hopping] no_hop`` list. The edges are computed once per board (``Board.of``) and handed
 to the engine through :meth:`Map.with_army_hops`, so that validation, the movement resolver
 (a hop is a direct move: never a convoy, so nothing at sea can disrupt it; it cuts support,
 fights head-to-head battles and dislodges like any move) and support reach all see them.
@@ -24,8 +24,6 @@ direct army and fleet borders.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from ..map import DUAL, SEA, Map
 from ..mapfile import MapError
@@ -101,23 +99,13 @@ def hop_edges(m: Map) -> dict[str, frozenset[str]]:
     return {c: frozenset(v) for c, v in hops.items() if v}
 
 
-_HOPS: dict[int, tuple[Map, Mapping[str, frozenset[str]]]] = {}
-
-
-def _hops_of(m: Map) -> Mapping[str, frozenset[str]]:
-    cached = _HOPS.get(id(m))
-    if cached is None or cached[0] is not m:
-        problems = check_data(m)
-        if problems:
-            raise MapError(m.name, problems)
-        cached = (m, hop_edges(m))
-        _HOPS[id(m)] = cached
-    return cached[1]
-
-
 @register_map_edit
 def island_hopping_board(m: Map, options: Options) -> Map:
-    """The board with its island hops, for maps that have ``[rules.island_hopping]``."""
+    """The board with its island hops, for maps that have ``[rules.island_hopping]`` (a
+    broken table raises :class:`MapError`)."""
     if RULE not in m.rules:
         return m
-    return m.with_army_hops(_hops_of(m), supports=bool(options["hop_supports"]))
+    problems = check_data(m)
+    if problems:
+        raise MapError(m.name, problems)
+    return m.with_army_hops(hop_edges(m), supports=bool(options["hop_supports"]))

@@ -60,7 +60,7 @@ from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
 from ..orders import Hold, Move, MovementOrder, Order, OrderError, Support
 from ..position import Position
-from . import register
+from . import RulesetPart, register
 
 VIA = "railway"
 STATIC, ENTRANT = "static", "entrant"
@@ -235,7 +235,7 @@ class Railway(VariantRoute):
 
 
 @register
-def railway_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
+def railway_rules(m: Map, options: Options) -> RulesetPart | None:
     data = m.rules.get("railway")
     if not isinstance(data, Mapping):
         return None
@@ -295,7 +295,7 @@ def railway_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
         why = f"Only one army may use the {line.name} each turn: with {len(tsr)} TSR orders all hold."
         return [(o, why) for o in tsr]
 
-    contribution: dict[str, Any] = {
+    contribution: RulesetPart = {
         "route_rules": {VIA: Railway(line, options)},
         "move_checks": {VIA: check},
         "support_checks": (support,),

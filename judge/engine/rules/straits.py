@@ -22,14 +22,14 @@ and for fleets, both ways.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from ..map import Map, province_of
 from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
 from ..position import Unit
-from . import register
+from ..retreats import RetreatRule
+from . import RulesetPart, register
 
 RULE = "straits"
 
@@ -73,7 +73,7 @@ def strait_pairs(m: Map) -> frozenset[frozenset[str]]:
     return frozenset(frozenset(p) for p in data.get("pairs", ()))
 
 
-def no_strait_retreats(pairs: frozenset[frozenset[str]]):  # type: ignore[no-untyped-def]
+def no_strait_retreats(pairs: frozenset[frozenset[str]]) -> RetreatRule:
     """A retreat filter that drops every destination across one of ``pairs``."""
 
     def rule(m: Map, unit: Unit, candidates: Iterable[str]) -> Iterable[str]:
@@ -83,7 +83,7 @@ def no_strait_retreats(pairs: frozenset[frozenset[str]]):  # type: ignore[no-unt
 
 
 @register
-def strait_rules(m: Map, options: Options) -> Mapping[str, Any] | None:
+def strait_rules(m: Map, options: Options) -> RulesetPart | None:
     if RULE not in m.rules:
         return None
     problems = check_data(m)
