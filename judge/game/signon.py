@@ -22,6 +22,7 @@ from ..store.games import (
     find_game,
     members,
 )
+from ..store.passwords import check_password, hash_password
 from . import notices
 from .assign import PreferenceError, assign, read_preferences, seed_for
 from .board import store_position
@@ -71,7 +72,7 @@ def create(state: MailState, cmd: Command) -> None:
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0)
     state.session.add(game)
     state.session.flush()
-    me = Player(game_id=game.id, email=state.sender, password=password, role=MASTER)
+    me = Player(game_id=game.id, email=state.sender, password_hash=hash_password(password), role=MASTER)
     game.players.append(me)
     state.session.flush()
     state.game, state.me = game, me
@@ -100,7 +101,7 @@ def signon(state: MailState, cmd: Command) -> None:
     me = _find_member(game, letter)
     if me is None and letter != "M" and take_over(state, game, letter, password):
         return
-    if me is None or me.password != password:
+    if me is None or not check_password(password, me.password_hash):
         _fail_signon(state)
         return
     state.game, state.me = game, me
@@ -122,12 +123,12 @@ def observe(state: MailState, cmd: Command) -> None:
 def _observe(state: MailState, cmd: Command, game: Game, password: str) -> None:
     mine = [p for p in game.players if p.role == OBSERVER and p.email == state.sender and p.active]
     if mine:
-        if mine[0].password != password:
+        if not check_password(password, mine[0].password_hash):
             _fail_signon(state)
             return
         me = mine[0]
     else:
-        me = Player(game_id=game.id, email=state.sender, password=password, role=OBSERVER)
+        me = Player(game_id=game.id, email=state.sender, password_hash=hash_password(password), role=OBSERVER)
         game.players.append(me)
         state.touched = True
     state.game, state.me = game, me
@@ -152,7 +153,7 @@ def _join(state: MailState, cmd: Command, name: str, password: str) -> None:
     if game.status != FORMING:
         state.error(cmd, f"Game '{name}' is not forming; it has all its players.")
         return
-    me = Player(game_id=game.id, email=state.sender, password=password, role=PLAYER)
+    me = Player(game_id=game.id, email=state.sender, password_hash=hash_password(password), role=PLAYER)
     game.players.append(me)
     state.session.flush()
     state.game, state.me = game, me

@@ -25,6 +25,7 @@ from ..render import notices as rn
 from ..render.context import Rendered
 from ..render.environment import render
 from ..store.games import ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Game, Player, members
+from ..store.passwords import check_password, hash_password
 from .board import alive_powers, board_of
 from .deadlines import default_deadline
 from .grace import move_deadline
@@ -62,12 +63,13 @@ def take_over(state: MailState, game: Game, letter: str, password: str) -> bool:
         state.bad_password, state.failure, state.stop = True, why, True
         return True
     old = next((p for p in game.players if p.power == power.name and p.email == state.sender
-                and p.status == RESIGNED and p.password == password), None)
+                and p.status == RESIGNED and check_password(password, p.password_hash)), None)
     if old is not None:
         old.status = "active"
         me = old
     else:
-        me = Player(game_id=game.id, email=state.sender, password=password, role=PLAYER, power=power.name)
+        me = Player(game_id=game.id, email=state.sender, password_hash=hash_password(password), role=PLAYER,
+                    power=power.name)
         game.players.append(me)
     state.session.flush()
     moved = _give_time(game, state.now)

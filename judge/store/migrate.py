@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 MIGRATIONS = ROOT / "migrations"
-MODEL_MODULES = ("judge.store.mail", "judge.store.games")
+MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit")
 
 
 def import_models() -> None:
