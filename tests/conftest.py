@@ -51,6 +51,7 @@ class Captured:
     rcpt_tos: list[str]
     data: bytes
     mail_options: list[str] | None = None
+    at: float = 0.0  # time.monotonic() when it was accepted
 
     @property
     def message(self) -> EmailMessage:
@@ -101,7 +102,7 @@ class CaptureSMTP:
         data = envelope.original_content or envelope.content  # type: ignore[attr-defined]
         with self._cond:
             self.messages.append(Captured(envelope.mail_from, list(envelope.rcpt_tos), data,  # type: ignore[attr-defined]
-                                          list(envelope.mail_options)))  # type: ignore[attr-defined]
+                                          list(envelope.mail_options), time.monotonic()))  # type: ignore[attr-defined]
             self._cond.notify_all()
         return "250 OK"
 
