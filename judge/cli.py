@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -13,8 +12,9 @@ if TYPE_CHECKING:
 
 
 def _bundled_datc() -> list[str]:
-    here = Path(__file__).resolve().parent.parent / "tests" / "datc"
-    return [str(p) for p in sorted(here.glob("*.txt"))]
+    from .resources import data_dir
+
+    return [str(p) for p in sorted(data_dir("datc").glob("*.txt"))]
 
 
 def cmd_datc(args: argparse.Namespace) -> int:

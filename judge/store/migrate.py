@@ -1,24 +1,23 @@
 """Run the Alembic migrations from code: ``upgrade(url)`` brings a database to ``head``.
 
-The migrations folder is found next to the ``judge`` package (the repository root), not
-through the current folder, so ``judge db upgrade`` works from anywhere.
+The migrations folder is the bundled one (:func:`judge.resources.data_dir`: package data in
+an installed judge, the repository's ``migrations/`` in a checkout), never the current
+folder, so ``judge db upgrade`` works from anywhere.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
 
+from ..resources import data_dir
 from .base import make_engine
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-MIGRATIONS = ROOT / "migrations"
 MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit")
 
 
@@ -35,7 +34,7 @@ def import_models() -> None:
 def alembic_config() -> AlembicConfig:
     """An Alembic configuration pointing at the judge's migrations folder."""
     cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", str(data_dir("migrations")))
     return cfg
 
 
