@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -13,8 +12,9 @@ if TYPE_CHECKING:
 
 
 def _bundled_datc() -> list[str]:
-    here = Path(__file__).resolve().parent.parent / "tests" / "datc"
-    return [str(p) for p in sorted(here.glob("*.txt"))]
+    from .resources import data_dir
+
+    return [str(p) for p in sorted(data_dir("datc").glob("*.txt"))]
 
 
 def cmd_datc(args: argparse.Namespace) -> int:
@@ -95,6 +95,15 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_operator(args: argparse.Namespace) -> int:
+    from .mailcli import run
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    return run(args, config, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -114,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = db.add_parser("upgrade", help="migrate the database to the newest schema (alembic upgrade head)")
     p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
     p.set_defaults(func=cmd_db_upgrade)
+    from .mailcli import add_parsers
+
+    add_parsers(sub, "TOML configuration (default: built-in defaults)")
+    for name in ("status", "mail"):
+        sub.choices[name].set_defaults(func=cmd_operator)
     return parser
 
 

@@ -7,12 +7,14 @@ Contract::
 
 Sections and keys (a key not listed here is an error naming it)::
 
-    [judge]     code, address, keeper, timezone, data_dir
+    [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds
     [database]  url
     [smtp]      host, port, max_message_bytes
     [relay]     host, port, user, password, starttls, timeout
-    [sender]    poll_seconds, retry_base_seconds, retry_max_seconds, max_attempts
-    [inbox]     poll_seconds
+    [sender]    poll_seconds, retry_base_seconds, retry_max_seconds, max_attempts, connections,
+                node_timeout_seconds
+    [inbox]     poll_seconds, max_attempts, retry_seconds
+    [limits]    sender_mails_per_minute
     [scheduler] sync_seconds
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
 
@@ -43,6 +45,8 @@ class Config:
     keeper: str = "judgekeeper@localhost"
     timezone: str = "UTC"
     data_dir: Path = Path("./data")
+    stop_seconds: float = 5.0
+    health_seconds: float = 300.0
     database_url: str = ""
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 2525
@@ -57,7 +61,12 @@ class Config:
     sender_retry_base_seconds: float = 60.0
     sender_retry_max_seconds: float = 3600.0
     sender_max_attempts: int = 12
+    sender_connections: int = 4
+    node_timeout_seconds: float = 10.0
     inbox_poll_seconds: float = 30.0
+    inbox_max_attempts: int = 3
+    inbox_retry_seconds: float = 60.0
+    sender_mails_per_minute: int = 30
     scheduler_sync_seconds: float = 60.0
     maildir: Path = field(default=Path(""))
     clocks: dict[str, str] = field(default_factory=dict)
@@ -83,6 +92,8 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("judge", "keeper"): ("keeper", (str,)),
     ("judge", "timezone"): ("timezone", (str,)),
     ("judge", "data_dir"): ("data_dir", (str,)),
+    ("judge", "stop_seconds"): ("stop_seconds", (int, float)),
+    ("judge", "health_seconds"): ("health_seconds", (int, float)),
     ("database", "url"): ("database_url", (str,)),
     ("smtp", "host"): ("smtp_host", (str,)),
     ("smtp", "port"): ("smtp_port", (int,)),
@@ -97,7 +108,12 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("sender", "retry_base_seconds"): ("sender_retry_base_seconds", (int, float)),
     ("sender", "retry_max_seconds"): ("sender_retry_max_seconds", (int, float)),
     ("sender", "max_attempts"): ("sender_max_attempts", (int,)),
+    ("sender", "connections"): ("sender_connections", (int,)),
+    ("sender", "node_timeout_seconds"): ("node_timeout_seconds", (int, float)),
     ("inbox", "poll_seconds"): ("inbox_poll_seconds", (int, float)),
+    ("inbox", "max_attempts"): ("inbox_max_attempts", (int,)),
+    ("inbox", "retry_seconds"): ("inbox_retry_seconds", (int, float)),
+    ("limits", "sender_mails_per_minute"): ("sender_mails_per_minute", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
 }
 #: ``[clocks]`` keys -> phase kinds.
@@ -152,7 +168,8 @@ def _check(config: Config) -> None:
         raise ConfigError(f"[judge] timezone: unknown time zone {config.timezone!r}") from exc
     if "@" not in config.address:
         raise ConfigError(f"[judge] address must be a mail address, not {config.address!r}")
-    for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts"):
+    for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
+                 "inbox_max_attempts", "sender_mails_per_minute", "node_timeout_seconds", "health_seconds"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name} must be positive")
 

@@ -11,20 +11,18 @@ from .engine.board import Board
 from .engine.map import Map
 from .engine.mapfile import MapError, parse_map
 from .engine.options import Options
+from .resources import data_dir
 
 __all__ = ["MapError", "available_maps", "load_board", "load_map", "maps_dir"]
 
 
 def maps_dir() -> Path:
-    """The folder of map files: ``$JUDGE_MAPS`` if set, else ``maps/`` beside the package."""
+    """The folder of map files: ``$JUDGE_MAPS`` if set, else the bundled ``maps/``
+    (:func:`judge.resources.data_dir`)."""
     env = os.environ.get("JUDGE_MAPS")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "maps", here / "maps"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "maps"
+    return data_dir("maps")
 
 
 def available_maps() -> list[str]:

@@ -9,7 +9,11 @@ Contract (hook 7)::
 
 ``run(config)`` starts it and stops it on SIGINT/SIGTERM (``judge serve``). The database must
 be migrated first (``judge serve`` does that). On start the reader processes every message
-left "new" by an earlier run, so a crash loses nothing.
+left "new" by an earlier run, and the sender puts back the mail a dead process had claimed,
+so a crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
+hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
+service manager's stop never ends in a kill. Every ``health_seconds`` a health line logs
+the queues.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from .mail.listener import start_listener
 from .mail.sender import Sender
 from .mail.transport import Transport
 from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
-from .store.base import make_engine, make_sessionmaker
+from .store import queues, ratelimit
+from .store.base import make_engine, make_sessionmaker, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,7 @@ class JudgeServer:
         self.processor = InboxProcessor(self.factory, config, handler, on_processed=self._processed)
         self._listener: asyncio.Server | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._sender_task: asyncio.Task[None] | None = None
 
     def _processed(self) -> None:
         self.sender.wake()
@@ -65,22 +71,54 @@ class JudgeServer:
 
     async def start(self) -> None:
         """Start the sender, reader and scheduler, then listen for mail."""
-        self._spawn(self.sender.run(), "sender")
+        await asyncio.to_thread(self.sender.beat)  # put back what a dead process had claimed
+        self._sender_task = asyncio.get_running_loop().create_task(self.sender.run(), name="sender")
         self._spawn(self.processor.run(), "inbox")
+        self._spawn(self._health(), "health")
         await self.scheduler.start()
         self._listener = await start_listener(self.factory, self.config, self.processor.wake)
-        log.info("judge %s started (%s)", self.config.code, self.sender.transport.name)
+        log.info("judge %s started (%s, node %s)", self.config.code, self.sender.name, self.sender.node_id)
+
+    def health_line(self) -> str:
+        """One line on the queues: inbox and outbox rows by status, the oldest waiting."""
+        with self.factory() as session, session.begin():
+            count = queues.counts(session)
+            inbox, outbox = queues.oldest_waiting(session)
+            ratelimit.prune(session, utcnow(), 3600)
+        now = utcnow()
+
+        def age(when: object) -> str:
+            return f"{(now - when).total_seconds():.0f}s" if when is not None else "-"  # type: ignore[operator]
+
+        i, o = count["inbox"], count["outbox"]
+        return (f"health: inbox new {i.get('new', 0)} failed {i.get('failed', 0)} quarantined "
+                f"{i.get('quarantined', 0)} (oldest new {age(inbox)}); outbox pending {o.get('pending', 0)} "
+                f"failed {o.get('failed', 0)} sent {o.get('sent', 0)} (oldest pending {age(outbox)})")
+
+    async def _health(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.health_seconds)
+            try:
+                log.info("%s", await asyncio.to_thread(self.health_line))
+            except Exception:  # noqa: BLE001 - the database may be briefly away
+                log.exception("reading the queues for the health line failed")
 
     async def stop(self) -> None:
-        """Stop listening, then stop the workers; committed work is never undone."""
+        """Stop listening, then stop the workers within ``stop_seconds``; committed work is
+        never undone and what was not finished stays queued."""
+        grace = self.config.stop_seconds
         if self._listener is not None:
             self._listener.close()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._listener.wait_closed(), 2)
+                await asyncio.wait_for(self._listener.wait_closed(), min(2, grace))
             self._listener = None
-        await self.scheduler.stop()
+        await self.scheduler.stop(grace)
         for task in self._tasks:
             task.cancel()
+        await self.sender.stop(grace)
+        if self._sender_task is not None:
+            self._sender_task.cancel()
+            await asyncio.gather(self._sender_task, return_exceptions=True)
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
         self.engine.dispose()

@@ -2,7 +2,9 @@
 
 - ``free_port()``: a TCP port on 127.0.0.1 nobody listens on.
 - ``CaptureSMTP`` / ``capture_smtp``: an aiosmtpd server on 127.0.0.1 that keeps every
-  message it accepts; ``wait_for(n)`` waits until it holds ``n``.
+  message it accepts (with the MAIL FROM options); ``wait_for(n)`` waits until it holds
+  ``n``. It can refuse recipients for good (``refuse``) or for now (``defer``), refuse the
+  sender (``refuse_sender``), and offer or withhold 8BITMIME, SMTPUTF8 and PIPELINING.
 - ``sqlite_url(tmp_path)`` / ``sqlite_db``: the URL of a fresh SQLite file.
 - ``database_url``: an empty database, once SQLite and once PostgreSQL. PostgreSQL is the
   server at ``JUDGE_TEST_POSTGRES_URL`` (default: postgres on 127.0.0.1:5432); each test
@@ -48,6 +50,8 @@ class Captured:
     mail_from: str
     rcpt_tos: list[str]
     data: bytes
+    mail_options: list[str] | None = None
+    at: float = 0.0  # time.monotonic() when it was accepted
 
     @property
     def message(self) -> EmailMessage:
@@ -57,29 +61,53 @@ class Captured:
 class CaptureSMTP:
     """An SMTP server on 127.0.0.1 keeping every message, to stand in for the mail relay."""
 
-    def __init__(self, port: int | None = None, refuse: tuple[str, ...] = ()) -> None:
+    def __init__(self, port: int | None = None, refuse: tuple[str, ...] = (), *, defer: tuple[str, ...] = (),
+                 refuse_sender: str = "", eightbit: bool = True, smtputf8: bool = False,
+                 pipelining: bool = False) -> None:
         self.port = port or free_port()
         self.refuse = {addr.lower() for addr in refuse}
+        self.defer = {addr.lower() for addr in defer}
+        self.refuse_sender = refuse_sender
+        self.eightbit, self.smtputf8, self.pipelining = eightbit, smtputf8, pipelining
         self.messages: list[Captured] = []
         self._cond = threading.Condition()
         self._controller: Controller | None = None
+
+    async def handle_EHLO(self, server: object, session: object, envelope: object, hostname: str,
+                          responses: list[str]) -> list[str]:
+        session.host_name = hostname  # type: ignore[attr-defined]
+        kept = [r for r in responses if self.eightbit or "8BITMIME" not in r]
+        if self.pipelining:
+            kept.insert(1, "250-PIPELINING")
+        return kept
+
+    async def handle_MAIL(self, server: object, session: object, envelope: object, address: str,
+                          options: list[str]) -> str:
+        if self.refuse_sender:
+            return self.refuse_sender
+        envelope.mail_from = address  # type: ignore[attr-defined]
+        envelope.mail_options.extend(options)  # type: ignore[attr-defined]
+        return "250 OK"
 
     async def handle_RCPT(self, server: object, session: object, envelope: object, address: str,
                           options: list[str]) -> str:
         if address.lower() in self.refuse:
             return "550 5.1.1 No such user"
+        if address.lower() in self.defer:
+            return "451 4.3.0 Try again later"
         envelope.rcpt_tos.append(address)  # type: ignore[attr-defined]
         return "250 OK"
 
     async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
         data = envelope.original_content or envelope.content  # type: ignore[attr-defined]
         with self._cond:
-            self.messages.append(Captured(envelope.mail_from, list(envelope.rcpt_tos), data))  # type: ignore[attr-defined]
+            self.messages.append(Captured(envelope.mail_from, list(envelope.rcpt_tos), data,  # type: ignore[attr-defined]
+                                          list(envelope.mail_options), time.monotonic()))  # type: ignore[attr-defined]
             self._cond.notify_all()
         return "250 OK"
 
     def start(self) -> CaptureSMTP:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=self.smtputf8)
         self._controller.start()
         return self
 

@@ -26,6 +26,7 @@ from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
 from judge.store.migrate import upgrade
+from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
 
@@ -111,15 +112,17 @@ class LiveJudge:
         assert len(replies) == 1, [(m.to, m.subject) for m in mails]
         return replies[0]
 
-    def password(self, game: str, power: str) -> str:
+    def password(self, game: str, power: str, candidates: tuple[str, ...] = ("pw",)) -> str:
+        """The password ``power`` signed on with: the one of ``candidates`` its stored hash matches."""
         engine = make_engine(self.url)
         try:
             with make_sessionmaker(engine)() as s:
                 row = find_game(s, game)
                 assert row is not None
-                return next(p.password for p in row.players if p.power == power)
+                stored = next(p.password_hash for p in row.players if p.power == power)
         finally:
             engine.dispose()
+        return next(pw for pw in candidates if check_password(pw, stored))
 
     def phase(self, game: str) -> str | None:
         engine = make_engine(self.url)

@@ -16,7 +16,7 @@ from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
 
-CONFIG = Config(address="judge@example.org", code="TEST")
+CONFIG = Config(address="judge@example.org", code="TEST", sender_mails_per_minute=1000)
 
 
 def raw(n: int, sender: str = "ann@example.org", extra: str = "") -> bytes:

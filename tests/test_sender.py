@@ -15,7 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.sender import Sender, build_message
+from judge.mail.outgoing import build_message
+from judge.mail.sender import Sender
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import OutboxMessage, queue_mail
 

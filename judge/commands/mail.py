@@ -87,6 +87,9 @@ class _Reply:
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
     """Apply the mail's commands and queue the one reply (see the module docstring)."""
     sender = mail.sender.strip().lower()
+    if mail.over_limit or mail.unreadable:
+        _refuse_unread(session, config, mail)
+        return
     commands = read_commands(VOCABULARY, mail.text)
     reply = _Reply()
     identity: Identity | None = None
@@ -144,6 +147,17 @@ _SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S
 def masked(text: str) -> str:
     """The mail's text with the password of each sign-on line replaced by ``****``."""
     return _SIGNON_LINE.sub(lambda m: m.group(1) + "****", text)
+
+
+def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None:
+    """The one reply to a mail the judge does not read: its structure could not be read, or
+    its sender went over the rate limit (the mail path flags both)."""
+    if mail.over_limit:
+        section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
+    else:
+        section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
+    rendered = render.reply_mail(judge_context(config), "", [section], 1)
+    queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
 
 
 def _wrong_password(session: Session, config: Config, mail: IncomingMail, failure: str | None) -> None:

@@ -18,6 +18,7 @@ from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
 from ..game.view import GameView
+from ..store.passwords import check_password
 from .outcome import Call, Identity, Outcome, said, signon_failed
 
 
@@ -57,7 +58,7 @@ def signon(call: Call) -> Outcome:
         if taken is not None:
             return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
                            signed_on=Identity(view, taken.player))
-    if me is None or me.password != password:
+    if me is None or not check_password(password, me.password_hash):
         return signon_failed()
     role = "Master" if letter == "M" else me.power or "Player"
     return Outcome(reply=(render.signon_text(context(call.config, view), role),), signed_on=Identity(view, me))

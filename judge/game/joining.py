@@ -22,6 +22,7 @@ from ..config import Config
 from ..engine import OptionError, Options
 from ..maps import load_map
 from ..store.games import ACTIVE, FORMING, MASTER, OBSERVER, PLAYER, Game, Player, find_game
+from ..store.passwords import check_password, hash_password
 from . import notices
 from .assign import assign, seed_for
 from .clocks import clocks_to_json, default_clocks
@@ -64,7 +65,7 @@ def create(session: Session, config: Config, name: str, password: str, words: li
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks)
     session.add(game)
     session.flush()
-    game.players.append(Player(game_id=game.id, email=master, password=password, role=MASTER))
+    game.players.append(Player(game_id=game.id, email=master, password_hash=hash_password(password), role=MASTER))
     session.flush()
     log.info("game %s created by %s (%s)", name, master, m.name)
     return view_of(session, game)
@@ -89,11 +90,11 @@ def join(view: GameView, address: str, password: str) -> Joined:
     mine = next((p for p in view.members(PLAYER) if p.email == address and p.active), None)
     again = mine is not None
     if mine is None:
-        mine = Player(game_id=game.id, email=address, password=password, role=PLAYER)
+        mine = Player(game_id=game.id, email=address, password_hash=hash_password(password), role=PLAYER)
         game.players.append(mine)
         view.session.flush()
     else:
-        mine.password = password
+        mine.password_hash = hash_password(password)
     joined = len(view.members(PLAYER))
     log.info("%s %s %s (%d of %d)", address, "signed on again to" if again else "joined", game.name, joined,
              len(view.map.powers))
@@ -105,8 +106,8 @@ def observe(view: GameView, address: str, password: str) -> tuple[Player, bool] 
     an observer the address already is."""
     mine = [p for p in view.game.players if p.role == OBSERVER and p.email == address and p.active]
     if mine:
-        return (mine[0], False) if mine[0].password == password else None
-    me = Player(game_id=view.game.id, email=address, password=password, role=OBSERVER)
+        return (mine[0], False) if check_password(password, mine[0].password_hash) else None
+    me = Player(game_id=view.game.id, email=address, password_hash=hash_password(password), role=OBSERVER)
     view.game.players.append(me)
     view.session.flush()
     return me, True

@@ -24,6 +24,7 @@ from datetime import datetime
 from .. import render
 from ..config import Config
 from ..store.games import ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
+from ..store.passwords import check_password, hash_password
 from .clocks import deadline_after
 from .deadlines import zone
 from .lateness import move_deadline
@@ -77,12 +78,13 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
     if why is not None:
         return why
     old = next((p for p in game.players if p.power == power.name and p.email == sender
-                and p.status == RESIGNED and p.password == password), None)
+                and p.status == RESIGNED and check_password(password, p.password_hash)), None)
     if old is not None:
         old.status = "active"
         me = old
     else:
-        me = Player(game_id=game.id, email=sender, password=password, role=PLAYER, power=power.name)
+        me = Player(game_id=game.id, email=sender, password_hash=hash_password(password), role=PLAYER,
+                    power=power.name)
         game.players.append(me)
     view.session.flush()
     moved = _give_time(view, config, now)

@@ -6,10 +6,18 @@ Contract (hook 5)::
 
 ``handler(session, config, mail, now)`` is called inside the message's transaction and queues
 its replies with :func:`judge.store.mail.queue_mail`; the server passes the command layer's
-(the mail path knows no game). A handler that raises has its
-work rolled back (a savepoint) and the message is marked "failed" with the error in ``note``;
-loops and junk are marked "ignored"; everything else "done". A message is handled at most
-once: rows are claimed with ``FOR UPDATE SKIP LOCKED`` where the database has it.
+(the mail path knows no game).
+
+Each row ends in one of three ways. Loops and junk (:mod:`.loops`) and mail over the
+per-sender rate limit (``[limits] sender_mails_per_minute``, :mod:`judge.store.ratelimit`:
+the handler answers the first one, flagged ``over_limit``, then silence) are "ignored" with
+the reason in ``note``. A mail whose structure cannot be read (``IncomingMail.unreadable``)
+is given to the handler, which answers that it could not be read, and is "done" with the
+reason in ``note``. Everything else is given to the handler and is "done"; a handler that raises has its
+work rolled back (a savepoint), the error goes in ``note`` and the row is "failed", read
+again after ``inbox_retry_seconds`` (doubling) until ``inbox_max_attempts`` failures
+quarantine it. A message is handled at most once: rows are claimed with ``FOR UPDATE SKIP
+LOCKED`` where the database has it.
 """
 
 from __future__ import annotations
@@ -17,13 +25,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
+from ..store import ratelimit
 from ..store.base import utcnow
 from ..store.mail import InboxMessage
 from .loops import refusal_reason
@@ -61,32 +71,56 @@ class InboxProcessor:
         self._wake = asyncio.Event()
 
     def process_one(self) -> bool:
-        """Handle the oldest "new" message; False when there is none."""
+        """Handle the oldest message due (new, or failed and due again); False when none is."""
         with self.factory() as session, session.begin():
-            row = session.scalars(select(InboxMessage).where(InboxMessage.status == "new")
-                                  .order_by(InboxMessage.id).limit(1)
-                                  .with_for_update(skip_locked=True)).first()
+            now = utcnow()
+            row = session.scalars(
+                select(InboxMessage)
+                .where(or_(InboxMessage.status == "new",
+                           (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= now)))
+                .order_by(InboxMessage.id).limit(1).with_for_update(skip_locked=True)).first()
             if row is None:
                 return False
-            now = utcnow()
             sender = row.envelope_sender
             try:
                 mail = read_message(row.raw)
                 sender = mail.sender or sender
-                reason = refusal_reason(mail, row.envelope_sender, self.config)
-                if reason:
-                    row.status, row.note = "ignored", reason
-                else:
-                    with session.begin_nested():
-                        self.handler(session, self.config, mail, now)
-                    row.status = "done"
+                row.status, row.note = self._handle(session, row, mail, now)
             except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
                 log.exception("handling %s from %s failed", row.message_id, sender)
-                row.status, row.note = "failed", f"{type(exc).__name__}: {exc}"[:2000]
+                self._failed(row, exc, now)
             row.processed_at = now
             log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
                      f" ({row.note})" if row.note else "")
         return True
+
+    def _handle(self, session: Session, row: InboxMessage, mail: IncomingMail, now: datetime) -> tuple[str, str | None]:
+        """Answer ``mail``; its final (status, note)."""
+        reason = refusal_reason(mail, row.envelope_sender, self.config)
+        if reason:
+            return "ignored", reason
+        verdict = ratelimit.take(session, f"sender:{mail.sender}", self.config.sender_mails_per_minute, 60, now)
+        if verdict == ratelimit.QUIET:
+            return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (already told)"
+        if verdict == ratelimit.TELL:
+            mail = replace(mail, over_limit=True)
+        with session.begin_nested():
+            self.handler(session, self.config, mail, now)
+        if mail.over_limit:
+            return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (told once)"
+        if mail.unreadable:
+            return "done", f"unreadable: {mail.unreadable}"
+        return "done", None
+
+    def _failed(self, row: InboxMessage, exc: Exception, now: datetime) -> None:
+        row.attempts += 1
+        row.note = f"{type(exc).__name__}: {exc}"[:2000]
+        if row.attempts >= self.config.inbox_max_attempts:
+            row.status = "quarantined"
+            log.error("mail %s quarantined after %d failed attempts: %s", row.message_id, row.attempts, row.note)
+            return
+        row.status = "failed"
+        row.next_attempt_at = now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (row.attempts - 1))
 
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""

@@ -1,37 +1,53 @@
-"""Read a raw message the way the judge should: the text a person typed, nothing else.
+"""Read a raw message the way the judge should: who truly sent it, and the text they typed.
 
 Contract::
 
     from judge.mail.reader import IncomingMail, read_message
     mail = read_message(raw_bytes)
 
-``read_message`` never raises. It prefers a text/plain part, turns an HTML-only message into
-text, decodes quoted-printable, base64 and any charset (bad bytes replaced), drops quoted
-reply lines (``>``) with the "On ... wrote:" line before them, and the signature (from a
-``-- `` line on). Attachments are skipped unread. A message without a Message-ID gets a
-stable one made from a hash of its bytes.
+``read_message`` never raises. Addresses come from the ``From`` and ``Reply-To`` headers
+parsed by RFC 5322's grammar *before* any encoded word is decoded (RFC 2047 section 6.2: an
+address hidden in an encoded display name stays a name), and raw UTF-8 headers (RFC 6532)
+are read as UTF-8, so ``jürgen@example.test`` and ``Grüße`` come through intact. The body:
+a text/plain part is preferred, an HTML-only message is turned into text, any transfer
+encoding and charset is decoded (bad bytes replaced), quoted reply lines (``>``) with the
+"On ... wrote:" line before them and the signature (from a ``-- `` line on) are dropped, and
+attachments are skipped unread. A structure the parser cannot read (a multipart nested
+deeper than ``MAX_DEPTH``, or anything that makes the parser fail) leaves ``text`` empty
+and says why in ``unreadable``. A message without a Message-ID gets a stable one made from a
+hash of its bytes.
 """
 
 from __future__ import annotations
 
 import email
+import email.errors
 import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
 from email.header import decode_header, make_header
+from email.headerregistry import Address
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.utils import parseaddr
 
 from .htmltext import html_to_text
 
 MAX_MESSAGE_ID = 255
+MAX_DEPTH = 30  # multipart levels; real mail programs nest three or four
+MAX_PARTS = 1000
 
 
 @dataclass
 class IncomingMail:
-    """A received message: who sent it, its subject, and its body text as the judge reads it."""
+    """A received message: who sent it, its subject, and its body text as the judge reads it.
+
+    ``sender`` is the address of the ``From`` header (lower case, possibly non-ASCII),
+    ``reply_to`` the addresses of ``Reply-To`` read the same way (the command layer decides
+    when to honour them); ``unreadable`` is None when the body could be read, else the reason.
+    ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
+    handler answers it, once, and reads no command of it).
+    """
 
     message_id: str
     sender: str
@@ -40,6 +56,9 @@ class IncomingMail:
     text: str
     headers: Message
     raw: bytes
+    reply_to: tuple[str, ...] = ()
+    unreadable: str | None = None
+    over_limit: bool = False
 
 
 def header_text(value: object) -> str:
@@ -53,23 +72,72 @@ def header_text(value: object) -> str:
     return " ".join(text.split())
 
 
+def raw_header(msg: Message, name: str) -> str | None:
+    """The first ``name`` header exactly as received, raw 8-bit bytes read as UTF-8
+    (Latin-1 when they are not UTF-8), or None when the message has none."""
+    wanted = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == wanted:
+            data = str(value).encode("ascii", "surrogateescape")
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                return data.decode("latin-1")
+    return None
+
+
+def _is_address(addr: Address) -> bool:
+    return bool(addr.username and addr.domain and not re.search(r"[\s<>()\[\],;:\\\"]", addr.addr_spec))
+
+
+def addresses(value: str | None) -> list[tuple[str, str]]:
+    """(display name, address) of each mailbox in an address header, parsed before its
+    encoded words are decoded; malformed entries are left out. Addresses are lower-cased."""
+    if not value:
+        return []
+    try:
+        header = email.policy.SMTPUTF8.header_factory("from", " ".join(value.split()))
+        found = list(header.addresses)
+    except (ValueError, LookupError, IndexError, TypeError, email.errors.HeaderParseError):
+        return []
+    if any("invalid address" in str(defect) for defect in header.defects):
+        return []  # e.g. "a@x.org)<b@y.org>": no guessing which one was meant
+    return [(" ".join(a.display_name.split()), a.addr_spec.lower()) for a in found if _is_address(a)]
+
+
+def decoded_header(msg: Message, name: str) -> str:
+    """An unstructured header (Subject) with encoded words decoded and raw UTF-8 kept."""
+    value = raw_header(msg, name)
+    if value is None:
+        return ""
+    try:
+        text = str(email.policy.SMTPUTF8.header_factory(name.lower(), " ".join(value.split())))
+    except (ValueError, LookupError, IndexError, TypeError, email.errors.HeaderParseError):
+        text = header_text(value)
+    return " ".join(text.split())
+
+
 def stable_message_id(raw: bytes) -> str:
     """The Message-ID given to a message that has none: a hash of its bytes."""
     return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id.invalid>"
 
 
 def _message_id(msg: Message, raw: bytes) -> str:
-    value = " ".join(str(msg.get("Message-ID", "")).split())
+    value = " ".join((raw_header(msg, "Message-ID") or "").split())
     if not value:
         return stable_message_id(raw)
-    if len(value) > MAX_MESSAGE_ID:
+    if len(value) > MAX_MESSAGE_ID or not value.isascii():
         return f"<{hashlib.sha256(value.encode('utf-8', 'replace')).hexdigest()}@long-message-id.invalid>"
     return value
 
 
+def _headers_only(raw: bytes) -> Message:
+    return BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+
+
 def message_id_of(raw: bytes) -> str:
     """The Message-ID :func:`read_message` would give ``raw``, reading the headers only."""
-    return _message_id(BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw), raw)
+    return _message_id(_headers_only(raw), raw)
 
 
 def _decode_part(part: Message) -> str:
@@ -88,10 +156,33 @@ def _is_attachment(part: Message) -> bool:
     return disposition == "attachment" or bool(part.get_filename())
 
 
+class Unreadable(ValueError):
+    """The message's structure is beyond what the judge reads; the text says why."""
+
+
+def parts(msg: Message) -> list[Message]:
+    """Every part of ``msg`` in order, walked without recursion; :class:`Unreadable` when the
+    structure is deeper than ``MAX_DEPTH`` or has more than ``MAX_PARTS`` parts."""
+    found: list[Message] = []
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    while stack:
+        part, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise Unreadable(f"its MIME parts are nested more than {MAX_DEPTH} levels deep")
+        found.append(part)
+        if len(found) > MAX_PARTS:
+            raise Unreadable(f"it has more than {MAX_PARTS} MIME parts")
+        if part.is_multipart():
+            children = part.get_payload()
+            if isinstance(children, list):
+                stack.extend((child, depth + 1) for child in reversed(children) if isinstance(child, Message))
+    return found
+
+
 def body_text(msg: Message) -> str:
     """The body as text: the first text/plain part, else the first text/html part as text."""
     html: Message | None = None
-    for part in msg.walk():
+    for part in parts(msg):
         if part.is_multipart() or _is_attachment(part):
             continue
         ctype = part.get_content_type()
@@ -132,12 +223,22 @@ def strip_quotes_and_signature(text: str) -> str:
 
 def read_message(raw: bytes) -> IncomingMail:
     """Parse ``raw`` into an :class:`IncomingMail`; bad input gives empty fields, not errors."""
-    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-    name, addr = parseaddr(header_text(msg.get("From")))
+    unreadable: str | None = None
     try:
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
         text = strip_quotes_and_signature(body_text(msg))
-    except (ValueError, LookupError, UnicodeError, AssertionError):
-        text = ""
-    return IncomingMail(message_id=_message_id(msg, raw), sender=addr.strip().lower(),
-                        sender_name=name.strip(), subject=header_text(msg.get("Subject")),
-                        text=text, headers=msg, raw=raw)
+    except RecursionError:
+        msg, text = _headers_only(raw), ""
+        unreadable = "its MIME parts are nested too deeply for the judge to read"
+    except Unreadable as exc:
+        msg, text = _headers_only(raw), ""
+        unreadable = str(exc)
+    except (ValueError, LookupError, UnicodeError, AssertionError, TypeError, IndexError, AttributeError) as exc:
+        msg, text = _headers_only(raw), ""
+        unreadable = f"its MIME structure cannot be read ({type(exc).__name__})"
+    senders = addresses(raw_header(msg, "From"))
+    name, sender = senders[0] if senders else ("", "")
+    return IncomingMail(message_id=_message_id(msg, raw), sender=sender, sender_name=name,
+                        subject=decoded_header(msg, "Subject"), text=text, headers=msg, raw=raw,
+                        reply_to=tuple(addr for _, addr in addresses(raw_header(msg, "Reply-To"))),
+                        unreadable=unreadable)

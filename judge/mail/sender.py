@@ -1,134 +1,234 @@
-"""The sender: drains the outbox in id order to the relay (or Maildir), with retries and backoff.
+"""The sender: drains the outbox to the relay (or Maildir) over several connections, with
+retries, backoff and quarantine, and stops within seconds when asked.
 
-Each mail is claimed in a short transaction (its ``next_attempt_at`` moved a lease of twice
-the relay timeout plus a second ahead, so another judge process leaves it alone), delivered,
-and only then marked "sent". A crash in between leaves it pending: once the lease is over it
-is sent again, byte for byte the same mail with the same Message-ID, so the copy is
-recognisable (SMTP cannot do better: the relay may accept just before the crash). A refused or failed attempt is retried after
-``sender_retry_base_seconds`` doubling each time up to ``sender_retry_max_seconds``; a
-permanent refusal (5xx) or ``sender_max_attempts`` failures mark it "failed".
+Contract::
+
+    sender = Sender(sessionmaker, config)   # or Sender(..., transport=one_transport)
+    sender.send_due()                       # deliver everything due now (blocking)
+    await sender.run()                      # keep doing so until stop()
+    await sender.stop(grace)                # finish the mails in hand, release the rest
+
+Each worker (``sender_connections`` of them on a relay, one for a Maildir or a given
+transport) claims a few due rows at a time by writing this process's node id into
+``claimed_by`` (``FOR UPDATE SKIP LOCKED`` where the database has it), delivers them in id
+order and marks each one "sent" the moment the relay's 250 is read: that commit is the whole
+window in which a crash can send a mail twice (then byte for byte the same, Message-ID
+included). A process that dies leaves its claims behind; the next process to start on this
+host, or any process once the dead one has not been seen for ``node_timeout_seconds``,
+puts them back (:mod:`judge.store.nodes`), so they go out seconds after a restart.
+
+A failure counts an attempt on that mail only: a 4xx is retried after
+``sender_retry_base_seconds`` doubling up to ``sender_retry_max_seconds`` while the other
+mails go on; a 5xx (for the recipient, at ``MAIL FROM`` or for the content) or
+``sender_max_attempts`` failures quarantine it (status "failed", the error kept, logged;
+``judge mail retry`` sends it again). A relay that is down or drops the connection stops
+the worker until the next round.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
+from ..store import nodes
 from ..store.base import utcnow
 from ..store.mail import OutboxMessage
-from .transport import Transport, is_permanent, transport_for
+from .transport import DeliveryError, Transport, transport_for
 
 log = logging.getLogger(__name__)
 
-RESERVED = frozenset({"from", "to", "subject", "date", "message-id", "x-loop", "auto-submitted",
-                      "mime-version", "content-type", "content-transfer-encoding"})
-
-
-def build_message(row: OutboxMessage, config: Config) -> EmailMessage:
-    """The mail for an outbox row, with the judge's From, Message-ID and loop headers."""
-    msg = EmailMessage()
-    msg["From"] = formataddr((config.code, config.address))
-    msg["To"] = row.to_addr
-    msg["Subject"] = row.subject
-    msg["Date"] = format_datetime(row.created_at)
-    msg["Message-ID"] = row.message_id
-    msg["X-Loop"] = config.address
-    msg["Auto-Submitted"] = "auto-replied" if row.kind == "reply" else "auto-generated"
-    for name, value in (row.headers or {}).items():
-        if name.lower() not in RESERVED:
-            msg[name] = value
-    msg.set_content(row.body if row.body.endswith("\n") else row.body + "\n")
-    return msg
+CLAIM_BATCH = 16
 
 
 class Sender:
-    """Sends due outbox rows; :meth:`run` keeps doing so until cancelled."""
+    """Sends due outbox rows; :meth:`run` keeps doing so until :meth:`stop`."""
 
-    def __init__(self, factory: sessionmaker[Session], config: Config,
-                 transport: Transport | None = None) -> None:
+    def __init__(self, factory: sessionmaker[Session], config: Config, transport: Transport | None = None,
+                 *, transports: Callable[[], Transport] | None = None) -> None:
         self.factory = factory
         self.config = config
-        self.transport = transport or transport_for(config)
-        self.lease = timedelta(seconds=2 * config.relay_timeout + 1)
+        self._given = transport
+        self._make = transports or (lambda: transport_for(config))
+        self.connections = 1 if transport is not None or not config.relay_host else config.sender_connections
+        self.name = transport.name if transport is not None else transport_for(config).name
+        self.node_id: str | None = None
+        self.windows: deque[float] = deque(maxlen=100_000)  # seconds from the relay's 250 to "sent"
         self._wake = asyncio.Event()
+        self._stopping = threading.Event()
+        self._active: set[Transport] = set()
+        self._lock = threading.Lock()
 
-    def claim(self) -> OutboxMessage | None:
-        """Take the oldest due pending row for this attempt (None: nothing is due)."""
+    # -- the node this process is, so its claims outlive it only briefly ------------------------
+
+    def _ensure_node(self) -> str:
+        if self.node_id is None:
+            with self.factory() as session, session.begin():
+                self.node_id = nodes.register(session, utcnow())
+            self.beat()
+        return self.node_id
+
+    def beat(self) -> int:
+        """Say this process is alive and free the claims of dead ones; how many were freed."""
+        node_id = self._ensure_node()
         with self.factory() as session, session.begin():
             now = utcnow()
-            row = session.scalars(
-                select(OutboxMessage)
-                .where(OutboxMessage.status == "pending",
-                       or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
-                .order_by(OutboxMessage.id).limit(1).with_for_update(skip_locked=True)).first()
-            if row is not None:
-                row.next_attempt_at = now + self.lease
-            return row
+            nodes.heartbeat(session, node_id, now)
+            freed = nodes.release_dead(session, node_id, now, self.config.node_timeout_seconds)
+        if freed:
+            log.warning("%d mail(s) claimed by a judge process that is gone were put back in the queue", freed)
+        return freed
 
-    def _sent(self, row: OutboxMessage) -> None:
+    # -- one row's life ------------------------------------------------------------------------
+
+    def claim(self, limit: int = CLAIM_BATCH) -> list[OutboxMessage]:
+        """Take up to ``limit`` of the oldest due, unclaimed pending rows for this process."""
+        node_id = self._ensure_node()
         with self.factory() as session, session.begin():
-            stored = session.get_one(OutboxMessage, row.id)
-            stored.status, stored.sent_at = "sent", utcnow()
-            stored.attempts += 1
-            stored.last_error = None
-        log.info("mail out %s to %s (%s%s) via %s", row.message_id, row.to_addr, row.kind,
-                 f", {row.game}" if row.game else "", self.transport.name)
+            now = utcnow()
+            rows = list(session.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.status == "pending", OutboxMessage.claimed_by.is_(None),
+                       or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
+                .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True)))
+            for row in rows:
+                row.claimed_by = node_id
+            return rows
 
-    def _failed(self, row: OutboxMessage, exc: BaseException, permanent: bool) -> None:
+    def _sent(self, row: OutboxMessage, accepted_at: float) -> None:
+        with self.factory() as session, session.begin():
+            session.execute(update(OutboxMessage).where(OutboxMessage.id == row.id).values(
+                status="sent", sent_at=utcnow(), attempts=OutboxMessage.attempts + 1, last_error=None,
+                claimed_by=None))
+        self.windows.append(time.monotonic() - accepted_at)
+        log.info("mail out %s to %s (%s%s) via %s", row.message_id, row.to_addr, row.kind,
+                 f", {row.game}" if row.game else "", self.name)
+
+    def _failed(self, row: OutboxMessage, exc: DeliveryError) -> None:
         cfg = self.config
         with self.factory() as session, session.begin():
             stored = session.get_one(OutboxMessage, row.id)
             stored.attempts += 1
-            stored.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-            if permanent or stored.attempts >= cfg.sender_max_attempts:
+            stored.last_error = str(exc)[:2000]
+            stored.claimed_by = None
+            if exc.permanent or stored.attempts >= cfg.sender_max_attempts:
                 stored.status = "failed"
-                log.error("mail out %s to %s failed for good after %d attempts: %s", row.message_id,
-                          row.to_addr, stored.attempts, stored.last_error)
+                log.error("mail out %s to %s failed for good after %d attempt(s), quarantined: %s",
+                          row.message_id, row.to_addr, stored.attempts, stored.last_error)
                 return
             delay = min(cfg.sender_retry_base_seconds * 2 ** (stored.attempts - 1), cfg.sender_retry_max_seconds)
             stored.next_attempt_at = utcnow() + timedelta(seconds=delay)
             log.warning("mail out %s to %s not sent (attempt %d, retry in %.1fs): %s", row.message_id,
                         row.to_addr, stored.attempts, delay, stored.last_error)
 
-    def send_due(self) -> int:
-        """Deliver every due row, stopping at the first failure that is not permanent."""
+    def _release(self, rows: Sequence[OutboxMessage]) -> None:
+        if not rows:
+            return
+        with self.factory() as session, session.begin():
+            session.execute(update(OutboxMessage).where(OutboxMessage.id.in_([r.id for r in rows]),
+                                                        OutboxMessage.claimed_by == self.node_id)
+                            .values(claimed_by=None))
+
+    # -- workers -------------------------------------------------------------------------------
+
+    def _work(self, transport: Transport) -> int:
         handled = 0
+        with self._lock:
+            self._active.add(transport)
         try:
-            while (row := self.claim()) is not None:
-                handled += 1
-                try:
-                    self.transport.deliver(build_message(row, self.config), row.to_addr)
-                except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
-                    permanent = is_permanent(exc)
-                    self._failed(row, exc, permanent)
-                    if not permanent:
-                        break
-                else:
-                    self._sent(row)
+            while not self._stopping.is_set():
+                rows = self.claim()
+                if not rows:
+                    break
+                for i, row in enumerate(rows):
+                    if self._stopping.is_set():
+                        self._release(rows[i:])
+                        return handled
+                    handled += 1
+                    try:
+                        transport.deliver(row, self.config)
+                    except DeliveryError as exc:
+                        self._failed(row, exc)
+                        if exc.connection:
+                            self._release(rows[i + 1:])
+                            return handled
+                    else:
+                        self._sent(row, transport.accepted_at)
         finally:
-            self.transport.close()
+            with self._lock:
+                self._active.discard(transport)
+            transport.close()
         return handled
+
+    def send_due(self) -> int:
+        """Deliver every due row now (blocking); how many were tried."""
+        self._ensure_node()
+        if self._given is not None:
+            return self._work(self._given)
+        if self.connections == 1:
+            return self._work(self._make())
+        with ThreadPoolExecutor(self.connections, thread_name_prefix="sender") as pool:
+            return sum(pool.map(self._work, [self._make() for _ in range(self.connections)]))
 
     def wake(self) -> None:
         """Tell :meth:`run` that mail was queued (call from the event loop's thread)."""
         self._wake.set()
 
+    async def _beats(self) -> None:
+        interval = max(0.2, self.config.node_timeout_seconds / 4)
+        while not self._stopping.is_set():
+            try:
+                if await asyncio.to_thread(self.beat):
+                    self._wake.set()
+            except Exception:  # noqa: BLE001 - the database may be briefly away; try again
+                log.exception("recording this judge process as alive failed")
+            await asyncio.sleep(interval)
+
     async def run(self) -> None:
-        """Send due mail whenever woken, and every ``sender_poll_seconds``, until cancelled."""
-        while True:
-            self._wake.clear()
-            try:
-                await asyncio.to_thread(self.send_due)
-            except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
-                log.exception("sending the outbox failed; retrying")
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.config.sender_poll_seconds)
-            except TimeoutError:
-                pass
+        """Send due mail whenever woken, and every ``sender_poll_seconds``, until stopped."""
+        beats = asyncio.get_running_loop().create_task(self._beats(), name="sender-heartbeat")
+        try:
+            while not self._stopping.is_set():
+                self._wake.clear()
+                try:
+                    await asyncio.to_thread(self.send_due)
+                except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
+                    log.exception("sending the outbox failed; retrying")
+                try:
+                    await asyncio.wait_for(self._wake.wait(), self.config.sender_poll_seconds)
+                except TimeoutError:
+                    pass
+        finally:
+            beats.cancel()
+
+    async def stop(self, grace: float) -> None:
+        """Stop taking mail; give the mails in hand ``grace`` seconds, then break the
+        connections off; put back whatever this process still holds."""
+        self._stopping.set()
+        self._wake.set()
+        deadline = time.monotonic() + grace
+        while self._active and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        with self._lock:
+            hung = list(self._active)
+        for transport in hung:
+            transport.abort()
+        if self.node_id is not None:
+            node_id = self.node_id
+
+            def leave() -> int:
+                with self.factory() as session, session.begin():
+                    return nodes.leave(session, node_id)
+
+            released = await asyncio.to_thread(leave)
+            if released:
+                log.info("%d claimed mail(s) put back in the queue for the next start", released)

@@ -1,59 +1,161 @@
-"""Where outgoing mail goes: an SMTP relay, or a local Maildir when no relay is configured."""
+"""Where outgoing mail goes: an SMTP relay, or a local Maildir when no relay is configured.
+
+Contract::
+
+    transport = transport_for(config)      # RelayTransport or MaildirTransport
+    transport.deliver(row, config)         # raises DeliveryError when it is not delivered
+    transport.close(); transport.abort()   # abort: from another thread, drop the connection now
+
+The relay transport keeps one SMTP connection open (smtplib) and, where the relay offers
+PIPELINING (RFC 2920), sends ``MAIL``, ``RCPT`` and ``DATA`` in one write. It asks for
+``BODY=8BITMIME`` for an 8-bit body where the relay offers it, else sends the 7-bit form
+(RFC 6152), and ``SMTPUTF8`` for a non-ASCII address, refusing the mail for good where the
+relay does not offer it (RFC 6531 section 3.4). A :class:`DeliveryError` says how bad it
+is: ``permanent`` (a 5xx: do not try again) or not, and ``connection`` (the relay or the
+link failed: the next mail would fail too) or only this mail.
+"""
 
 from __future__ import annotations
 
 import mailbox
+import re
 import smtplib
-from email.message import EmailMessage
-from email.utils import parseaddr
+import socket
+import time
 from pathlib import Path
 from typing import Protocol
 
 from ..config import Config
+from ..store.mail import OutboxMessage
+from .outgoing import bare_address, build_message, is_eight_bit, needs_smtputf8, wire_bytes
+
+
+class DeliveryError(Exception):
+    """A mail was not delivered: ``code`` (0 when no SMTP reply), ``stage``, and how bad."""
+
+    def __init__(self, message: str, *, code: int = 0, stage: str = "", permanent: bool = False,
+                 connection: bool = False) -> None:
+        super().__init__(message)
+        self.code, self.stage, self.permanent, self.connection = code, stage, permanent, connection
 
 
 class Transport(Protocol):
-    """Delivers finished messages; ``open``/``close`` bracket a batch."""
+    """Delivers one outbox row at a time; ``close`` ends a batch, ``abort`` breaks it off."""
 
     name: str
+    accepted_at: float  # time.monotonic() of the last delivery's acceptance
 
-    def open(self) -> None: ...
-
-    def deliver(self, message: EmailMessage, to_addr: str) -> None: ...
+    def deliver(self, row: OutboxMessage, config: Config) -> None: ...
 
     def close(self) -> None: ...
 
+    def abort(self) -> None: ...
+
+
+def _reply_error(stage: str, code: int, reply: bytes) -> DeliveryError:
+    text = reply.decode("utf-8", "replace")
+    return DeliveryError(f"{stage}: {code} {text}", code=code, stage=stage, permanent=500 <= code < 600,
+                         connection=code in (421, -1) or code < 200)
+
+
+_LEADING_DOT = re.compile(rb"(?m)^\.")
+
 
 class RelayTransport:
-    """Hands mail to the configured SMTP relay, one connection per batch (smtplib)."""
+    """Hands mail to the configured SMTP relay over one kept-open connection."""
 
     def __init__(self, config: Config) -> None:
         assert config.relay_host, "RelayTransport needs relay_host"
         self.config = config
         self.name = f"relay {config.relay_host}:{config.relay_port}"
+        self.accepted_at = 0.0
         self._conn: smtplib.SMTP | None = None
 
-    def open(self) -> None:
+    def _open(self) -> smtplib.SMTP:
         if self._conn is not None:
-            return
+            return self._conn
         cfg = self.config
-        conn = smtplib.SMTP(cfg.relay_host or "", cfg.relay_port, local_hostname=cfg.domain,
-                            timeout=cfg.relay_timeout)
         try:
+            conn = smtplib.SMTP(cfg.relay_host or "", cfg.relay_port, local_hostname=cfg.domain,
+                                timeout=cfg.relay_timeout)
+        except (OSError, smtplib.SMTPException) as exc:
+            raise DeliveryError(f"connect: {type(exc).__name__}: {exc}", stage="connect", connection=True) from exc
+        try:
+            conn.ehlo_or_helo_if_needed()
             if cfg.relay_starttls:
                 conn.starttls()
                 conn.ehlo()
             if cfg.relay_user:
                 conn.login(cfg.relay_user, cfg.relay_password or "")
-        except BaseException:
+        except (OSError, smtplib.SMTPException) as exc:
             conn.close()
-            raise
+            code = getattr(exc, "smtp_code", 0)
+            raise DeliveryError(f"session: {type(exc).__name__}: {exc}", code=code, stage="session",
+                                connection=True) from exc
         self._conn = conn
+        return conn
 
-    def deliver(self, message: EmailMessage, to_addr: str) -> None:
-        self.open()
-        assert self._conn is not None
-        self._conn.send_message(message, from_addr=self.config.address, to_addrs=[parseaddr(to_addr)[1]])
+    def deliver(self, row: OutboxMessage, config: Config) -> None:
+        conn = self._open()
+        to_addr = bare_address(row.to_addr)
+        options: list[str] = []
+        if needs_smtputf8(row.to_addr):
+            if not conn.has_extn("smtputf8"):
+                raise DeliveryError(f"the relay does not offer SMTPUTF8, which the address {to_addr} needs",
+                                    stage="mail", permanent=True)
+            options.append("SMTPUTF8")
+        msg = build_message(row, config)
+        if is_eight_bit(msg):
+            if conn.has_extn("8bitmime"):
+                options.append("BODY=8BITMIME")
+            else:
+                msg = build_message(row, config, seven_bit=True)
+        data = wire_bytes(msg)
+        try:
+            self._transaction(conn, config.address, to_addr, options, data)
+        except DeliveryError as exc:
+            if exc.connection:
+                self.abort()
+            else:
+                self._reset(conn)
+            raise
+        except (OSError, smtplib.SMTPException) as exc:
+            self.abort()
+            raise DeliveryError(f"{type(exc).__name__}: {exc}", stage="data", connection=True) from exc
+
+    def _transaction(self, conn: smtplib.SMTP, from_addr: str, to_addr: str, options: list[str],
+                     data: bytes) -> None:
+        params = "".join(f" {o}" for o in options)
+        commands = [f"MAIL FROM:<{from_addr}>{params}", f"RCPT TO:<{to_addr}>", "DATA"]
+        replies: list[tuple[int, bytes]] = []
+        if conn.has_extn("pipelining"):
+            conn.send("".join(f"{c}\r\n" for c in commands).encode("utf-8"))
+            replies = [conn.getreply() for _ in commands]
+        else:
+            for command in commands:
+                conn.send(f"{command}\r\n".encode())
+                replies.append(conn.getreply())
+                if replies[-1][0] >= 400:
+                    break
+        for stage, (code, reply), wanted in zip(("mail", "rcpt", "data"), replies, (250, 250, 354), strict=False):
+            if code // 100 != wanted // 100:
+                if len(replies) == 3 and replies[2][0] == 354:
+                    self.abort()  # the relay wants data for a failed transaction: never send it
+                    raise _reply_error(stage, code, reply)
+                raise _reply_error(stage, code, reply)
+        if not data.endswith(b"\r\n"):
+            data += b"\r\n"
+        conn.send(_LEADING_DOT.sub(b"..", data) + b".\r\n")
+        code, reply = conn.getreply()
+        self.accepted_at = time.monotonic()
+        if code != 250:
+            raise _reply_error("data", code, reply)
+
+    def _reset(self, conn: smtplib.SMTP) -> None:
+        try:
+            conn.rset()
+        except (OSError, smtplib.SMTPException):
+            self.abort()
 
     def close(self) -> None:
         conn, self._conn = self._conn, None
@@ -61,7 +163,16 @@ class RelayTransport:
             return
         try:
             conn.quit()
-        except (smtplib.SMTPException, OSError):
+        except (OSError, smtplib.SMTPException):
+            conn.close()
+
+    def abort(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and conn.sock is not None:
+            try:
+                conn.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             conn.close()
 
 
@@ -71,19 +182,23 @@ class MaildirTransport:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.name = f"maildir {self.path}"
+        self.accepted_at = 0.0
         self._box: mailbox.Maildir | None = None
 
-    def open(self) -> None:
+    def deliver(self, row: OutboxMessage, config: Config) -> None:
         if self._box is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._box = mailbox.Maildir(self.path, create=True)
-
-    def deliver(self, message: EmailMessage, to_addr: str) -> None:
-        self.open()
-        assert self._box is not None
-        self._box.add(message.as_bytes())
+        try:
+            self._box.add(wire_bytes(build_message(row, config), linesep="\n"))
+        except OSError as exc:
+            raise DeliveryError(f"maildir: {exc}", stage="data", connection=True) from exc
+        self.accepted_at = time.monotonic()
 
     def close(self) -> None:
+        self._box = None
+
+    def abort(self) -> None:
         self._box = None
 
 
@@ -92,14 +207,3 @@ def transport_for(config: Config) -> Transport:
     if config.relay_host:
         return RelayTransport(config)
     return MaildirTransport(config.maildir)
-
-
-def is_permanent(exc: BaseException) -> bool:
-    """Whether the relay refused for good (5xx for the recipient or the content)."""
-    if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _ in exc.recipients.values())
-    if isinstance(exc, smtplib.SMTPSenderRefused | smtplib.SMTPAuthenticationError):
-        return False
-    if isinstance(exc, smtplib.SMTPResponseException):
-        return exc.smtp_code >= 500
-    return False

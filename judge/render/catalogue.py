@@ -64,6 +64,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/error", SECTION, "a refused command: its line and why"),
     Entry("player/refused", SECTION, "a command the table does not allow this sender or game state"),
     Entry("player/wrong_password", SECTION, "Invalid password or power ID specified."),
+    Entry("player/unreadable", SECTION, "a mail whose structure the judge cannot read"),
+    Entry("player/rate_limited", SECTION, "the one reply to a sender over the rate limit"),
     Entry("player/signon", SECTION, "signed on as a power or the master"),
     Entry("player/observe", SECTION, "now observing a game"),
     Entry("player/joined", SECTION, "a place in a forming game (or the place updated)"),

@@ -1,7 +1,7 @@
 """The Jinja environment: templates from ``templates/``, strict about missing values.
 
-Templates live in ``templates/<audience>/<kind>.txt.j2`` beside the package (or in
-``$JUDGE_TEMPLATES``). ``StrictUndefined`` makes a missing value an error instead of a blank;
+Templates live in ``templates/<audience>/<kind>.txt.j2`` (bundled with the package, see
+:mod:`judge.resources`, or in ``$JUDGE_TEMPLATES``). ``StrictUndefined`` makes a missing value an error instead of a blank;
 ``trim_blocks``/``lstrip_blocks`` let block tags sit on their own lines without leaving
 blank lines; ``keep_trailing_newline`` keeps a template's last newline.
 """
@@ -15,20 +15,18 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from ..resources import data_dir
 from . import formats
 from .catalogue import entry
 
 
 def templates_dir() -> Path:
-    """``$JUDGE_TEMPLATES`` if set, else ``templates/`` at the top of the repository."""
+    """``$JUDGE_TEMPLATES`` if set, else the bundled ``templates/``
+    (:func:`judge.resources.data_dir`)."""
     env = os.environ.get("JUDGE_TEMPLATES")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent.parent / "templates", here.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    return here.parent.parent / "templates"
+    return data_dir("templates")
 
 
 @cache

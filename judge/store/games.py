@@ -15,7 +15,8 @@ grace period, and ``process_at`` the moment a phase whose orders are all in is p
 records that the phase's late notice went out. ``Player.nmr_count`` counts the phases a
 player let pass the deadline without complete orders; ``Player.draw_vote`` is a vote for a
 draw in the current phase. ``press`` is ``white``, ``grey``, ``white/grey`` (both, white by
-default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers.
+default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers. ``Player.password_hash`` is the salted hash of
+the player's password (:mod:`judge.store.passwords`); the typed password is never stored.
 
 A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
 values (``judge.store.codec``), each with the line the player wrote, and how many errors the
@@ -106,7 +107,7 @@ class Player(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     email: Mapped[str] = mapped_column(String(320))
     power: Mapped[str | None] = mapped_column(String(32), default=None)
-    password: Mapped[str] = mapped_column(String(64))
+    password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default=PLAYER)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     preferences: Mapped[str] = mapped_column(String(64), default="")

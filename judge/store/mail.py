@@ -5,14 +5,18 @@ Contract::
     from judge.store.mail import InboxMessage, OutboxMessage, queue_mail, archive_for
 
 - ``InboxMessage``: a raw message as the SMTP listener accepted it; ``status`` is
-  ``"new"`` (not read yet), ``"done"``, ``"ignored"`` (loop or junk, never answered) or
-  ``"failed"`` (the handler raised; the error is in ``note``).
-- ``OutboxMessage``: one mail to one recipient; ``status`` is ``"pending"``, ``"sent"`` or
-  ``"failed"``. ``kind`` says what it is (``"reply"``, ``"result"``, ``"notice"``,
-  ``"press"``, ...). The outbox is the archive: rows are never deleted, and those sent for a
-  game carry its name in ``game``. One mail sent to many recipients is one row per
-  recipient; the first row of a mail queued with ``archive=True`` is its archive copy
-  (``archived``), which :func:`archive_for` returns.
+  ``"new"`` (not read yet), ``"done"``, ``"ignored"`` (loop, junk or over the rate limit,
+  the reason in ``note``), ``"failed"`` (the handler raised ``attempts`` times; tried again
+  at ``next_attempt_at``), ``"quarantined"`` (it failed ``inbox_max_attempts`` times: only
+  an operator's ``judge mail retry`` reads it again) or ``"dropped"`` (by an operator).
+- ``OutboxMessage``: one mail to one recipient; ``status`` is ``"pending"``, ``"sent"``,
+  ``"failed"`` (refused for good or ``sender_max_attempts`` failures: quarantined until an
+  operator retries it) or ``"dropped"``. ``claimed_by`` names the judge process delivering
+  it right now (see :mod:`judge.store.nodes`). ``kind`` says what it is (``"reply"``,
+  ``"result"``, ``"notice"``, ``"press"``, ...). The outbox is the archive: rows are never
+  deleted, and those sent for a game carry its name in ``game``. One mail sent to many
+  recipients is one row per recipient; the first row of a mail queued with ``archive=True``
+  is its archive copy (``archived``), which :func:`archive_for` returns.
 - ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
   caller's transaction together with the state change that caused it.
 """
@@ -30,8 +34,8 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .base import Base, utcnow
 
-INBOX_STATUSES = ("new", "done", "ignored", "failed")
-OUTBOX_STATUSES = ("pending", "sent", "failed")
+INBOX_STATUSES = ("new", "done", "ignored", "failed", "quarantined", "dropped")
+OUTBOX_STATUSES = ("pending", "sent", "failed", "dropped")
 
 
 class InboxMessage(Base):
@@ -49,6 +53,8 @@ class InboxMessage(Base):
     status: Mapped[str] = mapped_column(String(16), default="new")
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None]
 
 
 class OutboxMessage(Base):
@@ -72,6 +78,7 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), index=True)
     archived: Mapped[bool] = mapped_column(default=False)
 
     def __repr__(self) -> str:

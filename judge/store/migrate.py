@@ -1,25 +1,24 @@
 """Run the Alembic migrations from code: ``upgrade(url)`` brings a database to ``head``.
 
-The migrations folder is found next to the ``judge`` package (the repository root), not
-through the current folder, so ``judge db upgrade`` works from anywhere.
+The migrations folder is the bundled one (:func:`judge.resources.data_dir`: package data in
+an installed judge, the repository's ``migrations/`` in a checkout), never the current
+folder, so ``judge db upgrade`` works from anywhere.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
 
+from ..resources import data_dir
 from .base import make_engine
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-MIGRATIONS = ROOT / "migrations"
-MODEL_MODULES = ("judge.store.mail", "judge.store.games")
+MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit")
 
 
 def import_models() -> None:
@@ -35,18 +34,38 @@ def import_models() -> None:
 def alembic_config() -> AlembicConfig:
     """An Alembic configuration pointing at the judge's migrations folder."""
     cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", str(data_dir("migrations")))
     return cfg
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    """Upgrade the database at ``url`` to ``revision`` (default: the newest)."""
+    """Upgrade the database at ``url`` to ``revision`` (default: the newest), in one
+    transaction.
+
+    On SQLite, Alembic's batch mode rebuilds a table to change it (copy, drop, rename); with
+    foreign keys enforced, dropping the old ``game`` table would cascade to its players and
+    orders. So foreign keys are switched off for the migration (a pragma that only works
+    outside a transaction) and the result is checked with ``PRAGMA foreign_key_check`` before
+    the commit, as Alembic's batch documentation advises.
+    """
     engine = make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg = alembic_config()
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, revision)
+        with engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            if sqlite:
+                conn.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
+            try:
+                with conn.begin():
+                    cfg = alembic_config()
+                    cfg.attributes["connection"] = conn
+                    command.upgrade(cfg, revision)
+                    if sqlite:
+                        broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                        if broken:
+                            raise RuntimeError(f"the migration left rows without their parents: {broken[:5]}")
+            finally:
+                if sqlite:
+                    conn.connection.driver_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
     finally:
         engine.dispose()
     log.info("database upgraded to %s", revision)

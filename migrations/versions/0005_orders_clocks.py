@@ -13,7 +13,7 @@
   of each distinct (game, kind, subject, body) is marked.
 
 Revision ID: 0005_orders_clocks
-Revises: 0003_grace_draws_press
+Revises: 0004_mail_path
 Create Date: 2026-12-01
 """
 
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_orders_clocks"
-down_revision = "0003_grace_draws_press"
+down_revision = "0004_mail_path"
 branch_labels = None
 depends_on = None
 

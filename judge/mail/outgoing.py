@@ -1,0 +1,103 @@
+"""The form an outgoing mail takes on the wire: plain text that every client reads raw.
+
+Contract::
+
+    from judge.mail.outgoing import build_message, wire_bytes, needs_smtputf8, is_eight_bit
+    msg = build_message(row, config)              # headers and a 7bit or 8bit text body
+    data = wire_bytes(msg)                        # the bytes for DATA (CRLF lines)
+
+The body goes out as ``Content-Transfer-Encoding: 7bit`` (ASCII) or ``8bit`` (UTF-8), never
+quoted-printable, so a saved raw mail parses in mapping tools (jDip rejects ``Tyrrh=``);
+every line is kept under RFC 5322's 998 octets (a longer line is broken at a space, or at
+the limit). An 8-bit body is sent with ``BODY=8BITMIME`` where the relay offers it (RFC
+6152); where it does not, the one 7-bit form text has, quoted-printable, is the fallback.
+A recipient with a non-ASCII address needs ``SMTPUTF8`` (RFC 6531): its headers are then
+written in raw UTF-8; otherwise non-ASCII header text is encoded (RFC 2047).
+"""
+
+from __future__ import annotations
+
+import email.policy
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, parseaddr
+
+from ..config import Config
+from ..store.mail import OutboxMessage
+
+MAX_LINE_OCTETS = 990  # RFC 5322 allows 998; room left for dot-stuffing
+RESERVED = frozenset({"from", "to", "subject", "date", "message-id", "x-loop", "auto-submitted",
+                      "mime-version", "content-type", "content-transfer-encoding"})
+
+
+def _split_line(line: str, limit: int) -> list[str]:
+    """``line`` in pieces of at most ``limit`` UTF-8 octets, broken at spaces where possible."""
+    pieces: list[str] = []
+    while len(line.encode("utf-8")) > limit:
+        cut = len(line.encode("utf-8")[:limit].decode("utf-8", "ignore"))
+        space = line.rfind(" ", 0, cut)
+        if space > 0:
+            pieces.append(line[:space])
+            line = line[space + 1:]
+        else:
+            pieces.append(line[:cut])
+            line = line[cut:]
+    pieces.append(line)
+    return pieces
+
+
+def limit_lines(text: str, limit: int = MAX_LINE_OCTETS) -> str:
+    """``text`` with every line under ``limit`` octets and a final newline."""
+    lines: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        lines.extend(_split_line(line, limit))
+    if lines and lines[-1] == "":
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def bare_address(to_addr: str) -> str:
+    """The address alone (``ann@x.org`` of ``Ann <ann@x.org>``)."""
+    return parseaddr(to_addr)[1] or to_addr.strip()
+
+
+def needs_smtputf8(to_addr: str) -> bool:
+    """Whether mail to ``to_addr`` needs SMTPUTF8 (a non-ASCII address)."""
+    return not bare_address(to_addr).isascii()
+
+
+def _body(msg: EmailMessage, text: str, seven_bit: bool) -> None:
+    if text.isascii():
+        msg.set_content(text, cte="7bit")
+    else:
+        msg.set_content(text, charset="utf-8", cte="quoted-printable" if seven_bit else "8bit")
+
+
+def build_message(row: OutboxMessage, config: Config, *, seven_bit: bool = False) -> EmailMessage:
+    """The mail for an outbox row: the judge's From, Message-ID and loop headers, a plain
+    text body (``seven_bit``: quoted-printable for a non-ASCII body, the no-8BITMIME form)."""
+    msg = EmailMessage()
+    msg["From"] = formataddr((config.code, config.address))
+    msg["To"] = row.to_addr
+    msg["Subject"] = row.subject
+    msg["Date"] = format_datetime(row.created_at)
+    msg["Message-ID"] = row.message_id
+    msg["X-Loop"] = config.address
+    msg["Auto-Submitted"] = "auto-replied" if row.kind == "reply" else "auto-generated"
+    for name, value in (row.headers or {}).items():
+        if name.lower() not in RESERVED:
+            msg[name] = value
+    _body(msg, limit_lines(row.body), seven_bit)
+    return msg
+
+
+def is_eight_bit(msg: EmailMessage) -> bool:
+    """Whether the body is sent as 8bit (needs BODY=8BITMIME)."""
+    return str(msg.get("Content-Transfer-Encoding", "")).lower() == "8bit"
+
+
+def wire_bytes(msg: EmailMessage, linesep: str = "\r\n") -> bytes:
+    """The message as sent (CRLF lines, or ``linesep`` for a file); raw UTF-8 headers only
+    where an address needs it."""
+    utf8 = needs_smtputf8(str(msg["To"]))
+    policy = email.policy.SMTPUTF8 if utf8 else email.policy.SMTP
+    return msg.as_bytes(policy=policy.clone(linesep=linesep))
