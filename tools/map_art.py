@@ -1,4 +1,4 @@
-"""Draw the map art files ``maps/<name>.art.toml`` from the facts they are made of.
+"""Draw the map art files ``maps/art/<name>.toml`` from the facts they are made of.
 
 Run ``python tools/map_art.py [--shared DIR] [standard|colonial|oceania]`` after ``pip install
 shapely`` (needed here only: the judge reads the finished files with the standard library).
@@ -99,8 +99,8 @@ def write_art(name: str, header: str, width: int, height: int, colours: dict[str
         if "line" in d:
             out.append(f'line = "{line_data(d["line"])}"')
         out.append("")
-    (ROOT / "maps" / f"{name}.art.toml").write_text("\n".join(out), encoding="utf-8")
-    print(f"maps/{name}.art.toml: {len(provinces)} provinces, {len(decor)} decorations")
+    (ROOT / "maps" / "art" / f"{name}.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
+    print(f"maps/art/{name}.toml: {len(provinces)} provinces, {len(decor)} decorations")
 
 
 def label_below(shape: BaseGeometry, unit: Pt, drop: float = 15.0) -> Pt:

@@ -9,7 +9,7 @@ One call for result mails, ``GET MAP``, ``judge map`` and the web archive::
 
 ``board_map`` is the board the game plays on (``game_map(load_map(name), options)``); with
 ``adjudication`` None the picture is the position as it stands. The art of each map is
-``maps/<name>.art.toml`` (``art.py``); the layout is ``templates/pictures/board.svg.j2``.
+``maps/art/<name>.toml`` (``art.py``); the layout is ``templates/pictures/board.svg.j2``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Map art: the drawing of a board, read from ``maps/<name>.art.toml``.
+"""Map art: the drawing of a board, read from ``maps/art/<name>.toml``.
 
 The art is data beside the engine's map file (``maps/README.md``, "Map art"): for every
 province its outline (SVG path data), where its unit stands, where its name and its supply
@@ -147,7 +147,7 @@ def check_art(art: Art, m: Map) -> list[str]:
 
 
 def art_path(name: str) -> Path:
-    return maps_dir() / f"{name}.art.toml"
+    return maps_dir() / "art" / f"{name}.toml"
 
 
 @cache
