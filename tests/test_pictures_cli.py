@@ -61,3 +61,13 @@ def test_judge_map_check_checks_maps_and_art(capsys: pytest.CaptureFixture[str])
         assert f"{name}: " in out and out.count(": ok") == 3
     assert main(["map", "check", "atlantis"]) == 1
     assert "no map called 'atlantis'" in capsys.readouterr().out
+
+
+def test_judge_web_is_off_without_a_web_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text('[judge]\ncode = "TEST"\n', encoding="utf-8")
+    assert main(["web", "--config", str(config)]) == 2
+    assert "the web archive is off: add a [web] section" in capsys.readouterr().err
+    config.write_text('[web]\nbase_url = "judge.example.org"\n', encoding="utf-8")
+    assert main(["web", "--config", str(config)]) == 2
+    assert "base_url must start with http:// or https://" in capsys.readouterr().err

@@ -227,5 +227,6 @@ def test_centres_by_year_follow_the_game(live: LiveJudge) -> None:
             ["3", "3", "3", "3", "3", "4", "3"]
         for code in opening.processed:
             assert f'data-phase="{code}"' in page
+        assert row.group(0) in web.text(f"/games/{GAME}/F1901M")  # every phase page has the summary
     finally:
         web.stop()

@@ -87,9 +87,11 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
             if game is None or detail is None:
                 return _not_found(f"phase {code} of game {name}")
             entries = archive.phases(session, game)
+            powers, summary = archive.centre_summary(session, game)
             codes = [e.code for e in entries]
             at = codes.index(code) if code in codes else -1
             return _page("phase", game=_game_line(session, game), detail=detail, entry=detail.entry,
+                         powers=powers, summary=summary,
                          previous=entries[at - 1] if at > 0 else None,
                          following=entries[at + 1] if 0 <= at < len(entries) - 1 else None,
                          )
