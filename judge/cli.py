@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,23 +39,98 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    from .maps import MapError, available_maps, load_map
+    """``judge map check [NAME...]`` or ``judge map <game> [<phase>]``."""
+    if args.args and args.args[0] == "check":
+        return _check_maps(args.args[1:])
+    if not args.args:
+        print("judge map: name a game (judge map <game> [<phase>]) or check the maps (judge map check)",
+              file=sys.stderr)
+        return 2
+    if len(args.args) > 2:
+        print("judge map: give a game and at most one phase", file=sys.stderr)
+        return 2
+    return _draw_phase(args)
 
-    names = args.names or available_maps()
+
+def _check_maps(names: list[str]) -> int:
+    from .maps import MapError, available_maps, load_map
+    from .render.pictures import ArtError, check_art, load_art
+
     status = 0
-    for name in names:
+    for name in names or available_maps():
         try:
             m = load_map(name)
-        except (MapError, KeyError) as exc:
+            problems = check_art(load_art(m), m)
+        except (MapError, ArtError, KeyError) as exc:
             print(f"{name}: {exc}")
             status = 1
             continue
+        for problem in problems:
+            print(f"{m.name}: art: {problem}")
+        status = status or (1 if problems else 0)
         centres = len(m.supply_centres)
         homes = sum(len(p.home) for p in m.powers)
         units = sum(len(p.units) for p in m.powers)
         print(f"{m.name}: {len(m.provinces)} provinces, {centres} centres ({homes} home), "
-              f"{len(m.powers)} powers, {units} starting units, victory at {m.victory}: ok")
+              f"{len(m.powers)} powers, {units} starting units, victory at {m.victory}: "
+              f"{'ok' if not problems else 'art does not fit'}")
     return status
+
+
+def _draw_phase(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+    from .engine.phase import Phase, PhaseError
+    from .render.pictures import phase_picture
+    from .store.base import make_engine, make_sessionmaker
+    from .store.games import find_game
+    from .web.archive import calendar_of, phase_detail
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"judge: {exc}", file=sys.stderr)
+        return 2
+    name = args.args[0]
+    with make_sessionmaker(make_engine(config.database_url))() as session:
+        game = find_game(session, name)
+        if game is None:
+            print(f"judge map: no game called {name!r}", file=sys.stderr)
+            return 1
+        try:
+            code = Phase.parse(args.args[1]).code if len(args.args) > 1 else (game.phase or "")
+        except PhaseError as exc:
+            print(f"judge map: {exc}", file=sys.stderr)
+            return 2
+        detail = phase_detail(session, game, code, public=False) if code else None
+        if detail is None:
+            print(f"judge map: game {game.name} has no phase {code or '(not started)'} to draw", file=sys.stderr)
+            return 1
+        picture = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
+                                calendar=calendar_of(detail.board))
+    svg = args.format == "svg" or (args.format is None and (args.output or "").endswith(".svg"))
+    data = picture.svg.encode("utf-8") if svg else picture.png
+    out = args.output or f"{game.name}-{code}.{'svg' if svg else 'png'}"
+    if out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(out).write_bytes(data)
+        print(f"{out}: {game.name} {code}{', with its orders' if detail.adjudication else ''}")
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from .web.app import serve
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    if not config.web_enabled:
+        print("judge web: the web archive is off: add a [web] section to the configuration "
+              "(see config.example.toml)", file=sys.stderr)
+        return 2
+    serve(config)
+    return 0
 
 
 def _server_config(args: argparse.Namespace) -> Config | None:
@@ -112,12 +188,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_datc)
     p = sub.add_parser("adjudicate", help="adjudicate phases given as JSON Lines on standard input")
     p.set_defaults(func=cmd_adjudicate)
-    p = sub.add_parser("map", help="load and check maps")
-    p.add_argument("names", nargs="*", help="map names (default: all bundled maps)")
-    p.set_defaults(func=cmd_map)
+    p = sub.add_parser("map", help="draw a phase of a game (judge map <game> [<phase>]), or check the "
+                                   "bundled maps and their art (judge map check [NAME...])")
+    p.add_argument("args", nargs="*", metavar="GAME [PHASE] | check [NAME...]",
+                   help="a game and a phase code (default: its current phase), or check and map names")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--svg", dest="format", action="store_const", const="svg", help="write SVG")
+    kind.add_argument("--png", dest="format", action="store_const", const="png", help="write PNG (the default)")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default <game>-<phase>.png; - for stdout)")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_map, format=None)
     p = sub.add_parser("serve", help="run the mail judge: SMTP listener, deadlines and sender")
     p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("web", help="run the read-only web archive (needs a [web] section in the configuration)")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_web)
     p = sub.add_parser("db", help="database maintenance")
     db = p.add_subparsers(dest="db_command", required=True)
     p = db.add_parser("upgrade", help="migrate the database to the newest schema (alembic upgrade head)")

@@ -17,10 +17,12 @@ Sections and keys (a key not listed here is an error naming it)::
     [limits]    sender_mails_per_minute
     [scheduler] sync_seconds
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
+    [web]       host, port, base_url   (the read-only web archive; off without this section)
 
 A relative ``data_dir`` is taken relative to the configuration file's folder (to the current
 folder when no file is given). ``database_url`` defaults to the SQLite file
-``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``.
+``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``. The web archive
+(``judge web``) is on only when the file has a ``[web]`` section (``web_enabled``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ class Config:
     scheduler_sync_seconds: float = 60.0
     maildir: Path = field(default=Path(""))
     clocks: dict[str, str] = field(default_factory=dict)
+    web_enabled: bool = False
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    web_base_url: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -115,6 +121,9 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("inbox", "retry_seconds"): ("inbox_retry_seconds", (int, float)),
     ("limits", "sender_mails_per_minute"): ("sender_mails_per_minute", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
+    ("web", "host"): ("web_host", (str,)),
+    ("web", "port"): ("web_port", (int,)),
+    ("web", "base_url"): ("web_base_url", (str,)),
 }
 #: ``[clocks]`` keys -> phase kinds.
 CLOCK_KEYS = {"moves": "M", "retreats": "R", "builds": "B"}
@@ -168,8 +177,11 @@ def _check(config: Config) -> None:
         raise ConfigError(f"[judge] timezone: unknown time zone {config.timezone!r}") from exc
     if "@" not in config.address:
         raise ConfigError(f"[judge] address must be a mail address, not {config.address!r}")
+    if config.web_base_url and not config.web_base_url.startswith(("http://", "https://")):
+        raise ConfigError(f"[web] base_url must start with http:// or https://, not {config.web_base_url!r}")
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
-                 "inbox_max_attempts", "sender_mails_per_minute", "node_timeout_seconds", "health_seconds"):
+                 "inbox_max_attempts", "sender_mails_per_minute", "node_timeout_seconds", "health_seconds",
+                 "web_port"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name} must be positive")
 
@@ -189,6 +201,7 @@ def load_config(path: str | Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from exc
     values = _values(data)
+    values["web_enabled"] = "web" in data
     data_dir = Path(values.pop("data_dir", "./data")).expanduser()
     if not data_dir.is_absolute():
         data_dir = path.resolve().parent / data_dir

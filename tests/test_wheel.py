@@ -40,7 +40,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_map_and_datc_from_the_wheel(installed: Path, tmp_path: Path) -> None:
-    maps = run(installed, "map", cwd=tmp_path).stdout
+    maps = run(installed, "map", "check", cwd=tmp_path).stdout
     assert "standard: 76 provinces" in maps and "colonial:" in maps and "oceania:" in maps
     assert "0 failed" in run(installed, "datc", cwd=tmp_path, timeout=120).stdout
     where = run(installed.parent / "python", "-c", "import judge.resources as r; print(r.data_dir('maps'))",

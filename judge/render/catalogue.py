@@ -10,7 +10,9 @@ the folders: ``all`` (everyone in a game), ``player`` (one player or the sender 
   ``start``, ``notice``, ``press``, ``partial``, ``late``, ``selected``, ``private``,
   ``reply``);
 - ``section``: one part of a reply to an incoming mail (its text between blank lines);
-- ``part``: a piece other templates include.
+- ``part``: a piece other templates include;
+- ``picture`` and ``page``: the map pictures (SVG) and the web archive's pages (HTML),
+  rendered with escaping by :mod:`judge.render.markup`.
 
 Help files (``templates/help/*.txt``, plain text sent by ``HELP`` and ``GET``) are listed by
 :func:`judge.render.listing.help_topics`, not here.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MAIL, SECTION, PART = "mail", "section", "part"
+MAIL, SECTION, PART, PICTURE, PAGE = "mail", "section", "part", "picture", "page"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,7 @@ class Entry:
     form: str
     about: str
     kind: str | None = None
+    ext: str = "txt"
 
     @property
     def audience(self) -> str:
@@ -38,7 +41,7 @@ class Entry:
 
     @property
     def template(self) -> str:
-        return f"{self.name}.txt.j2"
+        return f"{self.name}.{self.ext}.j2"
 
 
 CATALOGUE: tuple[Entry, ...] = (
@@ -102,11 +105,23 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/_players", PART, "the player list"),
     Entry("all/_position", PART, "each power's units"),
     Entry("all/_press_line", PART, "the line that heads a press message"),
+    # -- pictures and the web archive --------------------------------------------------------------
+    Entry("pictures/board", PICTURE, "a phase's map: owners, units, orders as arrows, the legend", ext="svg"),
+    Entry("web/base", PAGE, "the frame of every archive page", ext="html"),
+    Entry("web/index", PAGE, "the archive's list of games", ext="html"),
+    Entry("web/game", PAGE, "a game's phases and its centres by year", ext="html"),
+    Entry("web/phase", PAGE, "a phase: results, picture, public press", ext="html"),
+    Entry("web/summary", PAGE, "centres by year (a part of the game and phase pages)", ext="html"),
+    Entry("web/not_found", PAGE, "the archive's 404 page", ext="html"),
 )
 
 _BY_NAME = {e.name: e for e in CATALOGUE}
 
 
 def entry(name: str) -> Entry:
-    """The catalogue entry ``name`` (``player/wait``); KeyError if there is none."""
-    return _BY_NAME[name.removesuffix(".txt.j2")]
+    """The catalogue entry ``name`` (``player/wait``, ``player/wait.txt.j2``,
+    ``web/game.html.j2``); KeyError if there is none."""
+    base = name.removesuffix(".j2")
+    for ext in (".txt", ".html", ".svg"):
+        base = base.removesuffix(ext)
+    return _BY_NAME[base]

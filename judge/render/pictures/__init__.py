@@ -1,0 +1,49 @@
+"""Pictures of a game: the board, the position and the phase's orders, as SVG and PNG.
+
+One call for result mails, ``GET MAP``, ``judge map`` and the web archive::
+
+    from judge.render.pictures import phase_picture
+    picture = phase_picture(board_map, position_before, adjudication, game="mygame")
+    picture.svg   # str
+    picture.png   # bytes (rendered on first use)
+
+``board_map`` is the board the game plays on (``game_map(load_map(name), options)``); with
+``adjudication`` None the picture is the position as it stands. The art of each map is
+``maps/art/<name>.toml`` (``art.py``); the layout is ``templates/pictures/board.svg.j2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...engine.calendar import STANDARD_CALENDAR, Calendar
+from ...engine.map import Map
+from ...engine.position import Position
+from ...engine.results import Adjudication
+from .art import Art, ArtError, check_art, load_art, parse_art
+from .board import board_svg
+from .png import svg_to_png
+
+__all__ = ["Art", "ArtError", "Picture", "board_svg", "check_art", "load_art", "parse_art",
+           "phase_picture", "svg_to_png"]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A phase's picture: the SVG text, and its PNG made from it when first asked for."""
+
+    svg: str
+    _png: list[bytes] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def png(self) -> bytes:
+        if not self._png:
+            self._png.append(svg_to_png(self.svg))
+        return self._png[0]
+
+
+def phase_picture(board_map: Map, position: Position, adjudication: Adjudication | None = None, *,
+                  game: str = "", calendar: Calendar = STANDARD_CALENDAR) -> Picture:
+    """The picture of ``position`` (the position before the phase) with ``adjudication``'s
+    orders and the position they lead to, or of ``position`` alone."""
+    return Picture(board_svg(board_map, position, adjudication, game=game, calendar=calendar))

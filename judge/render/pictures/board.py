@@ -1,0 +1,136 @@
+"""The picture of a phase: a board, a position and (when adjudicated) its orders, as SVG.
+
+:func:`board_svg` is pure: from the board map, the position before the phase and, when the
+phase has been adjudicated, its :class:`~judge.engine.results.Adjudication`, it draws the
+position that follows (units where they now stand, dislodged units beside their province,
+centres and land in their owners' colours) with the phase's orders as arrows from where the
+units stood (``arrows.py``): what a player sees on a DPjudge or jDip results map. Without
+an adjudication it draws the position as it stands (the orders not yet known). The layout
+and every word are in ``templates/pictures/board.svg.j2``.
+
+Every province, centre and unit element carries ``data-`` attributes (``data-province``,
+``data-owner``, ``data-power``, ``data-type``, ``data-location``) so that tools and tests can
+read the picture back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ...engine.calendar import STANDARD_CALENDAR, Calendar
+from ...engine.map import COAST, DUAL, IMPASSABLE, LAND, SEA, Map
+from ...engine.orders import Build, Disband, Remove
+from ...engine.position import Position
+from ...engine.results import Adjudication
+from ..markup import render_markup
+from .arrows import Arrow, ArrowMaker, dislodged_point
+from .art import Art, Point, load_art
+
+LAND_COLOUR = "#e9dcae"
+SEA_COLOUR = "#9cc3e4"
+CHAIN_COLOUR = "#cdeefa"
+IMPASSABLE_COLOUR = "#a29f96"
+NEUTRAL_CENTRE = "#fbfbf4"
+LEGEND_HEIGHT = 64
+FILL = {LAND: LAND_COLOUR, COAST: LAND_COLOUR, SEA: SEA_COLOUR, DUAL: CHAIN_COLOUR, IMPASSABLE: IMPASSABLE_COLOUR}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMark:
+    """A unit drawn: ``state`` is ``""``, ``dislodged``, ``built`` or ``removed``."""
+
+    x: float
+    y: float
+    type: str
+    power: str
+    location: str
+    colour: str
+    state: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    power: str
+    colour: str
+    centres: int
+    units: int
+    x: float
+
+
+def tint(colour: str, base: str = LAND_COLOUR, share: float = 0.55) -> str:
+    """``colour`` mixed into ``base`` (``share`` of the colour): owned land."""
+    c = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(base[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(cv * share + bv * (1 - share)):02x}" for cv, bv in zip(c, b, strict=True))
+
+
+def _dark(colour: str) -> bool:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 110
+
+
+def board_svg(board: Map, position: Position, adjudication: Adjudication | None = None, *,
+              game: str = "", calendar: Calendar = STANDARD_CALENDAR, art: Art | None = None) -> str:
+    """The SVG text of the phase ``position`` on ``board`` (the board the game plays on,
+    e.g. ``game_map(load_map(name), options)``), with ``adjudication``'s orders if given."""
+    art = art or load_art(board)
+    shown = adjudication.next if adjudication is not None else position
+    results = adjudication.results if adjudication is not None else ()
+    colours: Mapping[str, str] = art.colours
+    provinces = []
+    for abbr, drawn in art.provinces.items():
+        prov = board.provinces[abbr]
+        owner = shown.owners.get(abbr) if prov.supply else None
+        fill = FILL[prov.kind]
+        if owner is not None and prov.kind in (LAND, COAST):
+            fill = tint(colours[owner])
+        elif owner is not None and prov.kind == DUAL:
+            fill = tint(colours[owner], CHAIN_COLOUR, 0.45)
+        provinces.append({"abbr": abbr, "d": drawn.shape, "fill": fill, "kind": prov.kind,
+                          "owner": owner or "", "label": drawn.label, "sea": prov.kind == SEA})
+    centres = []
+    for abbr in board.supply_centres:
+        point = art.provinces[abbr].centre
+        if point is not None:
+            owner = shown.owners.get(abbr, "")
+            centres.append({"abbr": abbr, "x": point[0], "y": point[1], "owner": owner,
+                            "fill": colours[owner] if owner else NEUTRAL_CENTRE})
+    units = []
+    built = {r.order.unit.location for r in results if isinstance(r.order, Build) and r.succeeded}
+    for u in shown.units.values():
+        x, y = art.point(u.location)
+        units.append(UnitMark(x, y, u.type, u.power, u.location, colours[u.power],
+                              "built" if u.location in built else ""))
+    for d in shown.dislodged.values():
+        x, y = dislodged_point(art, d.unit.location)
+        units.append(UnitMark(x, y, d.unit.type, d.unit.power, d.unit.location, colours[d.unit.power], "dislodged"))
+    crosses: list[Point] = []
+    for r in results:
+        o = r.order
+        if isinstance(o, Remove) and r.succeeded:
+            x, y = art.point(o.unit.location)
+            units.append(UnitMark(x, y, o.unit.type, o.unit.power, o.unit.location, colours[o.unit.power], "removed"))
+            crosses.append((x, y))
+        elif isinstance(o, Disband):
+            x, y = dislodged_point(art, o.unit.location)
+            units.append(UnitMark(x, y, o.unit.type, o.unit.power, o.unit.location, colours[o.unit.power], "removed"))
+            crosses.append((x, y))
+    maker = ArrowMaker(board, art, results)
+    arrows: list[Arrow] = [a for a in (maker.arrow(r) for r in results) if a is not None]
+    counts = shown.centre_counts()
+    unit_counts: dict[str, int] = {}
+    for u in shown.units.values():
+        unit_counts[u.power] = unit_counts.get(u.power, 0) + 1
+    step = art.width / max(len(board.powers), 1)
+    legend = [LegendEntry(pw.name, colours[pw.name], counts.get(pw.name, 0), unit_counts.get(pw.name, 0),
+                          8 + i * step) for i, pw in enumerate(board.powers)]
+    drawn_phase = adjudication.phase.phase if adjudication is not None else position.phase
+    return render_markup(
+        "pictures/board.svg.j2",
+        width=art.width, map_height=art.height, height=art.height + LEGEND_HEIGHT,
+        map_name=board.name, map_title=board.title, game=game, phase=drawn_phase.code,
+        title=calendar.long_name(drawn_phase), adjudicated=adjudication is not None,
+        provinces=provinces, decor=art.decor, centres=centres, units=units, arrows=arrows,
+        crosses=crosses, legend=legend, dark=_dark, sea_colour=SEA_COLOUR, land_colour=LAND_COLOUR,
+    )

@@ -1,0 +1,154 @@
+"""What the web archive shows of a game: only what its players have already been mailed.
+
+A processed phase is public once its result mail has gone out (an outbox row of kind
+``result`` for that phase with status ``sent``); its orders, results text and picture
+appear then and not before. Press is public only when it was broadcast (kind ``press``;
+partial press, kind ``partial``, never appears) and sent. Player addresses never appear:
+the pages print powers, and any address inside a press text is hidden (gunboat games hide
+who plays whom, and no page needs an address). The current position is public once the
+game has started (the start mail or the last result mail told everyone).
+
+The board a game plays on is built in :func:`game_board`, the one place that knows how.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..engine import Adjudication, Board, Options, Position, adjudicate
+from ..engine.calendar import Calendar
+from ..engine.phase import ADJUSTMENT, Phase
+from ..game.view import entries_from_json
+from ..maps import load_board
+from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
+from ..store.mail import OutboxMessage
+
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def game_board(game: Game) -> Board:
+    """The board ``game`` plays on (its map with its options' edits, and its rules)."""
+    return load_board(game.map_name, Options(game.options or {}))
+
+
+def calendar_of(board: Board) -> Calendar:
+    return board.rules.calendar
+
+
+@dataclass(frozen=True)
+class PhaseEntry:
+    """One phase of a game as the archive lists it."""
+
+    code: str
+    title: str
+    processed: bool
+
+
+@dataclass(frozen=True)
+class PhaseDetail:
+    """A phase's page: the position before it, its adjudication (None for the current,
+    unprocessed phase) and the results text as mailed."""
+
+    game: Game
+    board: Board
+    entry: PhaseEntry
+    position: Position
+    adjudication: Adjudication | None
+    results: str
+    press: list[tuple[datetime, str]]
+
+
+def public_games(session: Session) -> list[Game]:
+    return all_games(session)
+
+
+def find_public_game(session: Session, name: str) -> Game | None:
+    return find_game(session, name)
+
+
+def _sent_results(session: Session, game: Game) -> set[str]:
+    stmt = select(OutboxMessage.phase).where(
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent")
+    return {p for p in session.scalars(stmt) if p}
+
+
+def public_records(session: Session, game: Game, *, public: bool = True) -> list[PhaseRecord]:
+    """The processed phases whose results have been mailed (with ``public`` False, every
+    processed phase: for the operator's ``judge map``), in game order (the last record of a
+    phase code if it was ever processed twice)."""
+    sent = _sent_results(session, game) if public else set()
+    latest: dict[str, PhaseRecord] = {}
+    for record in phase_records(session, game):
+        if not public or record.phase in sent:
+            latest[record.phase] = record
+    return sorted(latest.values(), key=lambda r: r.seq)
+
+
+def phases(session: Session, game: Game) -> list[PhaseEntry]:
+    """The public phases of ``game``, then its current phase if it has started."""
+    cal = calendar_of(game_board(game))
+    out = [PhaseEntry(r.phase, cal.long_name(Phase.parse(r.phase)), True) for r in public_records(session, game)]
+    if game.status != FORMING and game.phase and game.position and game.phase not in {e.code for e in out}:
+        out.append(PhaseEntry(game.phase, cal.long_name(Phase.parse(game.phase)), False))
+    return out
+
+
+def public_press(session: Session, game: Game, phase: str) -> list[tuple[datetime, str]]:
+    """Broadcast press of ``phase`` that went out, once each, oldest first, addresses hidden."""
+    stmt = select(OutboxMessage).where(
+        OutboxMessage.game == game.name, OutboxMessage.kind == "press", OutboxMessage.phase == phase,
+        OutboxMessage.status == "sent").order_by(OutboxMessage.id)
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for row in session.scalars(stmt):
+        key = (row.subject, row.body)
+        if key not in seen:
+            seen.add(key)
+            out.append((row.created_at, hide_addresses(row.body)))
+    return out
+
+
+def hide_addresses(text: str) -> str:
+    return ADDRESS.sub("(address hidden)", text)
+
+
+def phase_detail(session: Session, game: Game, code: str, *, public: bool = True) -> PhaseDetail | None:
+    """The page of phase ``code`` of ``game``, or None if it is not public (yet); with
+    ``public`` False, any processed phase (for operators)."""
+    board = game_board(game)
+    cal = calendar_of(board)
+    for record in reversed(public_records(session, game, public=public)):
+        if record.phase == code:
+            position = Position.from_json(board.map, record.position)
+            orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
+            result = adjudicate(board, position, orders)
+            entry = PhaseEntry(code, cal.long_name(position.phase), True)
+            return PhaseDetail(game, board, entry, position, result, record.results,
+                               public_press(session, game, code))
+    if game.status != FORMING and game.phase == code and game.position:
+        position = Position.from_json(board.map, game.position)
+        entry = PhaseEntry(code, cal.long_name(position.phase), False)
+        return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code))
+    return None
+
+
+def centre_summary(session: Session, game: Game) -> tuple[list[str], list[tuple[int, list[int]]]]:
+    """Centres by year, as SUMMARY prints them: the powers, then per year the count each
+    power held at the start of it and after each year's adjustments."""
+    board = game_board(game).map
+    names = [p.name for p in board.powers]
+    rows: dict[int, list[int]] = {}
+    positions = [Position.from_json(board, r.position) for r in public_records(session, game)]
+    if game.position and game.status != FORMING:
+        positions.append(Position.from_json(board, game.position))
+    for i, pos in enumerate(positions):
+        if i == 0 or pos.phase.kind == ADJUSTMENT:
+            counts = pos.centre_counts()
+            year = pos.phase.year if pos.phase.kind == ADJUSTMENT else pos.phase.year - 1
+            rows[year] = [counts.get(n, 0) for n in names]
+    return names, sorted(rows.items())

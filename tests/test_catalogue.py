@@ -1,0 +1,157 @@
+"""Every text the judge writes is in the catalogue, and every catalogue entry renders with
+StrictUndefined from the values its callers give (judge.render.catalogue)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from jinja2 import UndefinedError
+
+from judge.engine import initial_position
+from judge.maps import load_board
+from judge.render import CATALOGUE, Entry
+from judge.render.catalogue import PAGE, PART, PICTURE, entry
+from judge.render.environment import environment, render, templates_dir
+from judge.render.markup import markup_environment, render_markup
+from judge.render.pictures import phase_picture
+
+HEADER = ":: Judge: XXXX  Game: Dt  Variant: Standard"
+WHEN = "Tue Jan 06 2004 23:30:00 +0000"
+GAME = SimpleNamespace(name="dt", map="Standard", status="active", phase="S1901M", players=7)
+PHASE = SimpleNamespace(code="S1901M", title="Spring 1901 Movement", processed=True)
+PAGE_VALUES = {"judge_code": "XXXX", "game_path": lambda g: f"/games/{g}",
+               "phase_path": lambda g, p: f"/games/{g}/{p}", "powers": ["Austria"], "summary": [(1901, [3])]}
+
+#: The values each entry is rendered with (as the code that renders it gives them).
+SAMPLES: dict[str, dict[str, object]] = {
+    "all/results": {},  # rendered by results_mail below
+    "all/game_start": {"header": HEADER, "recipient": "France", "game": "dt", "players": [("Master", "m@x")],
+                       "season": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
+    "all/press": {"header": HEADER, "game": "dt", "author": "a@x", "role": "France", "recipients": None,
+                  "text": "Hello."},
+    "all/resign": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
+    "all/eject": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
+    "all/game_state": {"header": HEADER, "game": "dt", "change": "paused", "reason": "", "deadline": WHEN},
+    "all/deadline_changed": {"header": HEADER, "game": "dt", "deadline": WHEN, "grace": WHEN, "wait_set": False},
+    "all/settings_changed": {"header": HEADER, "game": "dt", "changes": ["Press is white."]},
+    "all/draw_declared": {"header": HEADER, "powers": ["France", "Italy"], "title": "Spring of 1901"},
+    "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
+                     "deadline": WHEN, "grace": WHEN},
+    "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****"},
+    "player/selected": {"header": HEADER, "power": "France", "letter": "F", "game": "dt", "password_hint": None,
+                        "title": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
+    "player/late": {"header": HEADER, "power": "France", "game": "dt", "title": "Spring of 1901",
+                    "deadline": WHEN, "grace": WHEN},
+    "master/late": {"header": HEADER, "game": "dt", "title": "Spring of 1901", "powers": ["France"], "grace": WHEN},
+    "player/error": {"line": "A par - xyz", "message": "No such province."},
+    "player/refused": {"reason": "state", "action": "give orders", "line": "A par - bur", "game": "dt",
+                       "status": "forming", "allowed": ["active"]},
+    "player/wrong_password": {},
+    "player/unreadable": {"reason": "its MIME parts are nested too deeply", "keeper": "k@x"},
+    "player/rate_limited": {"limit": 30, "keeper": "k@x"},
+    "player/signon": {"power": "France", "game": "dt"},
+    "player/observe": {"game": "dt"},
+    "player/joined": {"game": "dt", "players": 3, "needed": 4, "again": True, "preference": False},
+    "player/preference": {"preference": "EFG"},
+    "player/wait": {"on": True},
+    "player/order_lines": {"lines": [("A par - bur", ["No."], ["Careful."])]},
+    "player/adjustments": {"power": "France", "allowed": 1, "kept": ["waive"], "dropped": ["build a par"]},
+    "player/orders": {"kind": "M", "season": "Spring of 1901", "game": "dt", "seq": 1, "power": "France",
+                      "echo": ["Army Paris -> Burgundy."], "needed": True, "complete": True, "errors": 1,
+                      "missing": None, "deadline": WHEN, "left": "1 day", "late": False, "grace": WHEN,
+                      "grace_left": "8 days", "at_grace": "process"},
+    "player/processed": {"game": "dt", "done": "S1901M", "phase": "F1901M", "finished": False, "deadline": WHEN},
+    "player/resigned": {"game": "dt", "powers": ["France"]},
+    "player/draw_vote": {"game": "dt", "vote": True, "declared": True, "powers": ["France", "Italy"]},
+    "player/press_sent": {"game": "dt", "author": None, "role": "France", "recipients": ["Italy"], "text": "Hi."},
+    "player/press_delivered": {"everyone": False, "grey": True, "got": ["Italy"], "unplayed": ["Turkey"],
+                               "master_copy": True},
+    "player/press_refused": {"reason": "no_partial", "game": "dt"},
+    "player/takeover": {"game": "dt", "power": "France", "returned": False, "letter": "F", "deadline": WHEN,
+                        "grace": WHEN},
+    "player/list": {"games": [SimpleNamespace(name="dt", variant="Standard", phase="S1901M", status="active",
+                                              players=7, needed=0)]},
+    "player/game_list": {},  # rendered by game_list_text in tests/test_render_mails.py
+    "player/summary": {"game": "dt", "variant": "Standard", "players": [("France", "a@x")], "powers": ["France"],
+                       "short": ["Fra"], "rows": [("S1901M", [3])]},
+    "player/history": {"game": "dt", "entries": [("Mon, 05 Jan 2004 00:00:00 +0000", "S", "B")]},
+    "player/history_note": {"game": "dt", "shown": True, "left_out": 2, "lines": 100, "start": WHEN, "end": "now",
+                            "after": WHEN},
+    "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"]},
+    "master/deadline_set": {"game": "dt", "deadline": WHEN, "left": "1 day", "grace": WHEN, "grace_left": "8 days"},
+    "master/state_changed": {"game": "dt", "change": "paused"},
+    "master/ejected": {"game": "dt", "address": "a@x", "power": "France"},
+    "master/power_orders": {"kind": "M", "kind_name": "Movement", "season": "Spring of 1901", "game": "dt", "seq": 1,
+                            "required": "Move", "powers": [SimpleNamespace(power="France", complete=False,
+                                                                           errors=False, echo=["Army Paris."])]},
+    "all/lengths_set": {"game": "dt", "kind": "Move", "line": "clock 1410", "next": "71 hours", "grace": "167 hours",
+                        "delay": "0.5 hours", "minimum": "12 hours", "days": "-MTWTF-", "at": "23:30"},
+    "all/option_set": {"game": "dt", "option": "railway", "value": "no"},
+    "all/press_set": {"game": "dt", "changed": True, "press": "white/grey", "partial": False,
+                      "summary": "White/Grey, No Partial, No Fake"},
+    "all/ending": {"how": "draw", "game": "dt", "powers": ["France", "Italy"]},
+    "all/game_over": {"winners": ["France"]},
+    "web/base": PAGE_VALUES,
+    "web/index": {**PAGE_VALUES, "games": [GAME]},
+    "web/game": {**PAGE_VALUES, "game": GAME, "phases": [PHASE]},
+    "web/phase": {**PAGE_VALUES, "game": GAME, "entry": PHASE, "previous": None, "following": None,
+                  "detail": SimpleNamespace(results="Movement results", press=[(datetime(2004, 1, 5, tzinfo=UTC),
+                                                                                   "Hello.")])},
+    "web/summary": PAGE_VALUES,
+    "web/not_found": {**PAGE_VALUES, "what": "game xx"},
+}
+#: Entries rendered by their own functions in other tests (too much context to write here).
+ELSEWHERE = {"all/results": "tests/test_render_results.py", "player/game_list": "tests/test_render_mails.py",
+             "pictures/board": "below, through phase_picture"}
+
+
+def test_every_template_file_is_in_the_catalogue_and_back() -> None:
+    root = templates_dir()
+    files = {str(p.relative_to(root)) for p in root.rglob("*.j2")}
+    assert files == {e.template for e in CATALOGUE}
+    assert len({e.name for e in CATALOGUE}) == len(CATALOGUE)
+
+
+@pytest.mark.parametrize("item", [e for e in CATALOGUE if e.form != PART], ids=lambda e: e.name)
+def test_every_entry_renders_with_strict_undefined(item: Entry) -> None:
+    if item.name in ELSEWHERE:
+        assert item.name not in SAMPLES or not SAMPLES[item.name]
+        return
+    assert item.name in SAMPLES, f"give {item.name} sample values here"
+    values = SAMPLES[item.name]
+    text = render_markup(item.name, **values) if item.form == PAGE else render(item.name, **values)
+    assert text.strip()
+
+
+def test_a_missing_value_is_an_error_not_a_blank() -> None:
+    with pytest.raises(UndefinedError):
+        render("player/preference")
+    with pytest.raises(UndefinedError):
+        render_markup("web/not_found", **{k: v for k, v in PAGE_VALUES.items()})
+
+
+def test_parts_are_included_by_some_template() -> None:
+    root = templates_dir()
+    texts = "\n".join(p.read_text() for p in root.rglob("*.j2"))
+    for item in CATALOGUE:
+        if item.form == PART:
+            assert f'"{item.template}"' in texts, item.name
+
+
+def test_the_picture_entry_renders_through_phase_picture() -> None:
+    board = load_board("standard")
+    assert entry("pictures/board").form == PICTURE
+    svg = phase_picture(board.map, initial_position(board.map), game="dt").svg
+    assert svg.startswith("<svg") or "<svg" in svg[:200]
+
+
+def test_names_outside_the_catalogue_are_refused() -> None:
+    with pytest.raises(KeyError):
+        render("player/nosuch")
+    with pytest.raises(KeyError):
+        render_markup("web/nosuch.html.j2")
+    assert environment() is environment() and markup_environment() is markup_environment()
+    assert Path(templates_dir()).is_dir()
