@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Engine, bindparam, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
@@ -48,6 +48,9 @@ from .transport import DeliveryError, Transport, transport_for
 log = logging.getLogger(__name__)
 
 CLAIM_BATCH = 16
+_MARK_SENT = (update(OutboxMessage).where(OutboxMessage.id == bindparam("row_id"))
+              .values(status="sent", sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
+                      last_error=None, claimed_by=None))
 
 
 class Sender:
@@ -56,6 +59,7 @@ class Sender:
     def __init__(self, factory: sessionmaker[Session], config: Config, transport: Transport | None = None,
                  *, transports: Callable[[], Transport] | None = None) -> None:
         self.factory = factory
+        self._engine: Engine = factory.kw["bind"]
         self.config = config
         self._given = transport
         self._make = transports or (lambda: transport_for(config))
@@ -105,10 +109,8 @@ class Sender:
             return rows
 
     def _sent(self, row: OutboxMessage, accepted_at: float) -> None:
-        with self.factory() as session, session.begin():
-            session.execute(update(OutboxMessage).where(OutboxMessage.id == row.id).values(
-                status="sent", sent_at=utcnow(), attempts=OutboxMessage.attempts + 1, last_error=None,
-                claimed_by=None))
+        with self._engine.begin() as conn:  # Core, not the ORM: this commit is the duplicate window
+            conn.execute(_MARK_SENT, {"row_id": row.id, "now": utcnow()})
         self.windows.append(time.monotonic() - accepted_at)
         log.info("mail out %s to %s (%s%s) via %s", row.message_id, row.to_addr, row.kind,
                  f", {row.game}" if row.game else "", self.name)
