@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import smtplib
-import statistics
 import sys
 import tempfile
 import threading
@@ -99,7 +99,10 @@ def count(factory: sessionmaker[Session], model: type, *where: object) -> int:
 
 
 def pct(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else (values or [0.0])[0]
+    """The ``q``-th percentile of sorted ``values`` (nearest rank)."""
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, max(0, math.ceil(q / 100 * len(values)) - 1))]
 
 
 def template_game(factory: sessionmaker[Session], config: Config, name: str) -> None:

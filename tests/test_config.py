@@ -37,6 +37,8 @@ address = "judge@example.org"
 keeper = "keeper@example.org"
 timezone = "Europe/Paris"
 data_dir = "state"
+stop_seconds = 3
+health_seconds = 60
 [database]
 url = "postgresql+psycopg://u@h/db"
 [smtp]
@@ -55,8 +57,14 @@ poll_seconds = 0.1
 retry_base_seconds = 1
 retry_max_seconds = 8
 max_attempts = 3
+connections = 2
+node_timeout_seconds = 6
 [inbox]
 poll_seconds = 2
+max_attempts = 4
+retry_seconds = 9
+[limits]
+sender_mails_per_minute = 12
 [scheduler]
 sync_seconds = 5
 """)
@@ -67,7 +75,9 @@ sync_seconds = 5
         smtp_port=25, max_message_bytes=5000, relay_host="smtp.example.org", relay_port=587,
         relay_user="u", relay_password="p", relay_starttls=True, relay_timeout=2.5,
         sender_poll_seconds=0.1, sender_retry_base_seconds=1, sender_retry_max_seconds=8,
-        sender_max_attempts=3, inbox_poll_seconds=2, scheduler_sync_seconds=5)
+        sender_max_attempts=3, inbox_poll_seconds=2, scheduler_sync_seconds=5, stop_seconds=3,
+        health_seconds=60, sender_connections=2, node_timeout_seconds=6, inbox_max_attempts=4,
+        inbox_retry_seconds=9, sender_mails_per_minute=12)
     assert config.maildir == tmp_path / "state" / "outbox-maildir"
     assert config.domain == "example.org"
 

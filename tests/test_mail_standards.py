@@ -170,3 +170,19 @@ def test_hostile_mime_gets_a_reply_that_says_so(migrated_url: str, tmp_path: Pat
     finally:
         engine.dispose()
     assert row.status == "done" and (row.note or "").startswith("unreadable:")
+
+
+def test_the_direct_wire_form_is_the_email_packages(tmp_path: Path) -> None:
+    from judge.mail.outgoing import build_message, plain_wire_bytes, wire_bytes
+    from judge.store.base import utcnow
+
+    config = make_config(tmp_path, "sqlite://", CaptureSMTP())
+    for body in (f"{LONG}\nplain\n", "Grüße\n" + "x " * 600):
+        row = OutboxMessage(to_addr="Ann Player <ann@example.org>", kind="reply", message_id="<a@example.org>",
+                            subject="Re: TEST:game - S1901M a subject long enough to be folded by both writers "
+                                    "[Error Flag]", body=body, created_at=utcnow(), headers={"In-Reply-To": "<x@y>"})
+        fast = plain_wire_bytes(row, config)
+        assert fast is not None
+        assert fast == wire_bytes(build_message(row, config))
+    row.subject = "Grüße"
+    assert plain_wire_bytes(row, config) is None

@@ -350,3 +350,21 @@ def test_sigterm_stops_quickly_while_draining_a_backlog(tmp_path: Path) -> None:
     assert count(url, OutboxMessage, OutboxMessage.claimed_by.is_not(None)) == 0
     assert count(url, Node) == 0
     assert count(url, OutboxMessage, OutboxMessage.status == "pending") > 0
+
+
+def test_health_line_in_the_log(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP,
+                                caplog: pytest.LogCaptureFixture) -> None:
+    config = make_config(tmp_path, migrated_url, capture_smtp, health_seconds=0.2)
+    caplog.set_level("INFO", logger="judge.server")
+
+    def scenario(server: JudgeServer) -> None:
+        send(config.smtp_port, mail(1))
+        capture_smtp.wait_for(1)
+        deadline = time.monotonic() + 5
+        while not any("outbox pending 0 failed 0 sent 1" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, [r.getMessage() for r in caplog.records]
+            time.sleep(0.05)
+
+    run_server(config, scenario, handler=echo)
+    line = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("health:"))
+    assert "inbox new" in line and "quarantined" in line and "oldest pending" in line

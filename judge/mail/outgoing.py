@@ -95,6 +95,41 @@ def is_eight_bit(msg: EmailMessage) -> bool:
     return str(msg.get("Content-Transfer-Encoding", "")).lower() == "8bit"
 
 
+def _fold(name: str, value: str) -> str:
+    """``Name: value`` folded at spaces before 78 characters where it can be (RFC 5322 2.2.3)."""
+    line, out = f"{name}: ", []
+    for word in value.split(" "):
+        if len(line) + len(word) > 77 and line.strip() and not line.endswith(": "):
+            out.append(line.rstrip(" "))
+            line = " "
+        line += word + " "
+    out.append(line.rstrip(" "))
+    return "\r\n".join(out)
+
+
+def plain_wire_bytes(row: OutboxMessage, config: Config) -> bytes | None:
+    """The DATA bytes for ``row`` written directly, the same mail :func:`build_message` makes,
+    when every header is plain ASCII and the body is ASCII or UTF-8 text (nearly every mail:
+    results, replies, notices); None otherwise (then the email package writes it)."""
+    extra = [(n, v) for n, v in (row.headers or {}).items() if n.lower() not in RESERVED]
+    values = [row.to_addr, row.subject, config.code, config.address, row.message_id, *(v for _, v in extra),
+              *(n for n, _ in extra)]
+    if not all(v.isascii() and "\n" not in v and "\r" not in v and len(v) < 900 for v in values):
+        return None
+    if any(c in config.code for c in '()<>@,;:\\".[]'):
+        return None
+    text = limit_lines(row.body)
+    ascii_body = text.isascii()
+    headers = [("From", f"{config.code} <{config.address}>"), ("To", row.to_addr), ("Subject", row.subject),
+               ("Date", format_datetime(row.created_at)), ("Message-ID", row.message_id),
+               ("X-Loop", config.address),
+               ("Auto-Submitted", "auto-replied" if row.kind == "reply" else "auto-generated"), *extra,
+               ("Content-Type", 'text/plain; charset="utf-8"'),
+               ("Content-Transfer-Encoding", "7bit" if ascii_body else "8bit"), ("MIME-Version", "1.0")]
+    head = "".join(_fold(name, value) + "\r\n" for name, value in headers)
+    return (head + "\r\n" + text.replace("\n", "\r\n")).encode("utf-8")
+
+
 def wire_bytes(msg: EmailMessage, linesep: str = "\r\n") -> bytes:
     """The message as sent (CRLF lines, or ``linesep`` for a file); raw UTF-8 headers only
     where an address needs it."""

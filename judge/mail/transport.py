@@ -27,7 +27,7 @@ from typing import Protocol
 
 from ..config import Config
 from ..store.mail import OutboxMessage
-from .outgoing import bare_address, build_message, is_eight_bit, needs_smtputf8, wire_bytes
+from .outgoing import bare_address, build_message, is_eight_bit, needs_smtputf8, plain_wire_bytes, wire_bytes
 
 
 class DeliveryError(Exception):
@@ -104,13 +104,14 @@ class RelayTransport:
                 raise DeliveryError(f"the relay does not offer SMTPUTF8, which the address {to_addr} needs",
                                     stage="mail", permanent=True)
             options.append("SMTPUTF8")
-        msg = build_message(row, config)
-        if is_eight_bit(msg):
-            if conn.has_extn("8bitmime"):
+        data = plain_wire_bytes(row, config)
+        if data is None or b"Content-Transfer-Encoding: 8bit" in data[:data.find(b"\r\n\r\n")]:
+            msg = build_message(row, config)
+            if is_eight_bit(msg) and conn.has_extn("8bitmime"):
                 options.append("BODY=8BITMIME")
-            else:
+            elif is_eight_bit(msg):
                 msg = build_message(row, config, seven_bit=True)
-        data = wire_bytes(msg)
+            data = data if data is not None and "BODY=8BITMIME" in options else wire_bytes(msg)
         try:
             self._transaction(conn, config.address, to_addr, options, data)
         except DeliveryError as exc:

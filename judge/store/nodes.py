@@ -21,6 +21,7 @@ import uuid
 from datetime import datetime, timedelta
 
 from sqlalchemy import String, delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .base import Base
@@ -65,7 +66,11 @@ def register(session: Session, now: datetime) -> str:
 def heartbeat(session: Session, node_id: str, now: datetime) -> None:
     """Record that ``node_id`` is alive (and add it again if another process dropped it)."""
     if session.execute(update(Node).where(Node.id == node_id).values(seen_at=now)).rowcount == 0:  # type: ignore[attr-defined]
-        session.add(Node(id=node_id, host=_host(), pid=os.getpid(), started_at=now, seen_at=now))
+        try:
+            with session.begin_nested():
+                session.add(Node(id=node_id, host=_host(), pid=os.getpid(), started_at=now, seen_at=now))
+        except IntegrityError:
+            pass  # added again meanwhile by another thread of this process
 
 
 def release_dead(session: Session, node_id: str, now: datetime, stale_seconds: float) -> int:

@@ -57,8 +57,11 @@ def _insert_missing(session: Session, key: str, limit: int, now: datetime) -> No
 def take(session: Session, key: str, limit: int, per_seconds: float, now: datetime) -> Verdict:
     """Count one mail for ``key``: ALLOW it, TELL (the first over the limit) or QUIET."""
     key = key[:400]
-    _insert_missing(session, key, limit, now)
-    bucket = session.scalars(select(RateLimit).where(RateLimit.key == key).with_for_update()).one()
+    query = select(RateLimit).where(RateLimit.key == key).with_for_update()
+    bucket = session.scalars(query).first()
+    if bucket is None:
+        _insert_missing(session, key, limit, now)
+        bucket = session.scalars(query).one()
     elapsed = max(0.0, (now - bucket.updated_at).total_seconds())
     tokens = min(float(limit), bucket.tokens + elapsed * limit / per_seconds)
     bucket.updated_at = now
