@@ -141,7 +141,7 @@ class DeadlineScheduler:
             return
         task = asyncio.current_task()
         if task is not None:
-            self._track(task)  # type: ignore[arg-type]
+            self._track(task)
         self.scheduled.pop(game, None)
         self._running.add(game)
         try:

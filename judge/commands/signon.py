@@ -13,11 +13,12 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import joining, takeover
+from ..game import joining, listing, takeover
 from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
 from ..game.view import GameView
+from ..store.games import ACTIVE, PAUSED
 from ..store.passwords import check_password
 from .outcome import Call, Identity, Outcome, said, signon_failed
 
@@ -61,7 +62,11 @@ def signon(call: Call) -> Outcome:
     if me is None or not check_password(password, me.password_hash):
         return signon_failed()
     role = "Master" if letter == "M" else me.power or "Player"
-    return Outcome(reply=(render.signon_text(context(call.config, view), role),), signed_on=Identity(view, me))
+    ctx = context(call.config, view)
+    sections = [render.signon_text(ctx, role)]
+    if letter == "M" and view.game.status in (ACTIVE, PAUSED):
+        sections.append(render.power_orders_text(ctx, view.phase, listing.power_orders(view)))
+    return Outcome(reply=tuple(sections), signed_on=Identity(view, me))
 
 
 def _join(call: Call, name: str, password: str) -> Outcome:

@@ -23,6 +23,7 @@ LOCKED`` where the database has it.
 from __future__ import annotations
 
 import asyncio
+import uuid
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -37,7 +38,7 @@ from ..store import ratelimit
 from ..store.base import utcnow
 from ..store.mail import InboxMessage
 from .loops import refusal_reason
-from .reader import IncomingMail, message_id_of, read_message
+from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,14 @@ MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
 
 def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: str,
                    recipients: list[str]) -> tuple[bool, str]:
-    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already."""
+    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already.
+
+    A message without a Message-ID gets a new one each time it arrives: it cannot be told
+    apart from a second mail with the same text (the README's own smtplib example sent
+    twice), so it is never taken for a copy and dropped."""
     message_id = message_id_of(raw)
+    if message_id.endswith(NO_ID_DOMAIN):
+        message_id = f"<{message_id[1:25]}.{uuid.uuid4().hex}{NO_ID_DOMAIN}"
     try:
         with factory() as session, session.begin():
             if session.scalar(select(InboxMessage.id).where(InboxMessage.message_id == message_id)):
@@ -83,7 +90,7 @@ class InboxProcessor:
                 return False
             sender = row.envelope_sender
             try:
-                mail = read_message(row.raw)
+                mail = replace(read_message(row.raw), message_id=row.message_id)
                 sender = mail.sender or sender
                 row.status, row.note = self._handle(session, row, mail, now)
             except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge

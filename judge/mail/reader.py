@@ -117,9 +117,13 @@ def decoded_header(msg: Message, name: str) -> str:
     return " ".join(text.split())
 
 
+NO_ID_DOMAIN = "@no-message-id.invalid>"
+
+
 def stable_message_id(raw: bytes) -> str:
-    """The Message-ID given to a message that has none: a hash of its bytes."""
-    return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id.invalid>"
+    """The Message-ID read for a message that has none: a hash of its bytes (the inbox
+    stores such a message under a fresh id, see ``judge.mail.inbox.store_incoming``)."""
+    return f"<{hashlib.sha256(raw).hexdigest()[:40]}{NO_ID_DOMAIN}"
 
 
 def _message_id(msg: Message, raw: bytes) -> str:

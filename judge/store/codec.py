@@ -16,7 +16,7 @@ from ..engine.orders import Build, Convoy, Disband, Hold, Move, Order, Remove, R
 from ..engine.position import Unit
 
 ORDER_TYPES: dict[str, type[Order]] = {cls.__name__: cls for cls in (
-    Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)}  # type: ignore[misc]
+    Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)}
 
 
 class CodecError(ValueError):
