@@ -23,8 +23,8 @@ LOCKED`` where the database has it.
 from __future__ import annotations
 
 import asyncio
-import uuid
 import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
