@@ -1,6 +1,7 @@
 """The import rules of design.md, checked on the code: no module imports one that imports it
 back (directly or round a circle), the engine imports nothing of ours, and the mail path
-knows no game. Every import counts, also those inside functions."""
+knows no game. Every import counts, also those inside functions; only imports under
+``if TYPE_CHECKING:`` (names for annotations, never run) do not."""
 
 from __future__ import annotations
 
@@ -37,7 +38,12 @@ def imports(path: Path) -> Iterator[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                   for stmt in block.body for n in ast.walk(stmt)}
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names if a.name.startswith("judge"))
         elif isinstance(node, ast.ImportFrom):

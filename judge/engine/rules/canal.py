@@ -54,7 +54,7 @@ from ..map import ARMY, FLEET, Map, province_of
 from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
 from ..position import Position, Unit
-from . import RulesetPart, register
+from .registry import RulesetPart, register
 
 VIA = "canal"
 

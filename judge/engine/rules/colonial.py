@@ -26,7 +26,7 @@ from ..calendar import Calendar
 from ..map import Map, province_of
 from ..options import PRESETS, Options, OptionSpec, OptionValue, declare
 from ..phase import ADJUSTMENT, FALL, MOVEMENT, SPRING, Phase
-from . import RulesetPart, register, register_map_edit
+from .registry import RulesetPart, register, register_map_edit
 
 MAPS = ("colonial",)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from ..map import Map
 from ..options import Options
-from . import RulesetPart, register
+from .registry import RulesetPart, register
 
 
 def centre_value(province: str, excluded: str) -> Callable[[str, str], int]:

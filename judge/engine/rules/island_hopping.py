@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..map import DUAL, SEA, Map
 from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
-from . import register_map_edit
+from .registry import register_map_edit
 
 RULE = "island_hopping"
 

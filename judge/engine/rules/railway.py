@@ -60,7 +60,7 @@ from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
 from ..orders import Hold, Move, MovementOrder, Order, OrderError, Support
 from ..position import Position
-from . import RulesetPart, register
+from .registry import RulesetPart, register
 
 VIA = "railway"
 STATIC, ENTRANT = "static", "entrant"

@@ -29,7 +29,7 @@ from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
 from ..position import Unit
 from ..retreats import RetreatRule
-from . import RulesetPart, register
+from .registry import RulesetPart, register
 
 RULE = "straits"
 
