@@ -460,3 +460,20 @@ def test_parse_orders_keeps_errors_in_place() -> None:
     assert (got[2].message, got[2].text) == ("Unrecognized province 'xx'.", "xx")
     assert got[3] == Hold(_u("France", "F mao"))
     assert len(got) == 4
+
+
+def test_power_names_in_the_forms_players_use() -> None:
+    """Seed 001's 'F Egy s ENGLISH F REDS - MEDS' orders a support for Britain's fleet; a
+    power's name, adjective and aliases read alike, in every map."""
+    from judge.engine import initial_position
+
+    colonial = load_board("colonial")
+    pos = Position.build(Phase.parse("S1870M"), [Unit("Britain", "F", "egy"), Unit("Britain", "F", "red")])
+    for word in ("ENGLISH", "British", "Britain", "uk", "england"):
+        (order,) = parse_orders(colonial, pos, "Britain", f"F Egy s {word} F REDS - MEDS")
+        assert not isinstance(order, OrderError) and order.target_power == "Britain", word
+    standard = load_board("standard")
+    assert standard.map.find_power("turk") is standard.map.find_power("Turkish") is standard.map.power("Turkey")
+    assert standard.map.find_power("Britain") is standard.map.power("England")
+    (order,) = parse_orders(standard, initial_position(standard.map), "Turkey", "Turk: A con - bul")
+    assert not isinstance(order, OrderError)

@@ -116,8 +116,8 @@ def _names(m: Map) -> _Names:
     railway = frozenset(_norm(w) for w in words)
     nations: dict[str, str] = {}
     for pw in m.powers:
-        nations[_norm(pw.name)] = pw.name
-        nations[_norm(pw.adjective)] = pw.name
+        for name in pw.names:
+            nations[_norm(name)] = pw.name
     longest = max(len(k.split()) for k in (*names, *railway, *nations))
     return _Names(names, longest, railway, nations)
 

@@ -59,7 +59,9 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    """A player's country: its names, signon letter, home centres and starting units."""
+    """A player's country: its names, signon letter, home centres and starting units.
+    ``aliases`` are the other forms players write for it (``Britain``, ``UK`` for England;
+    ``Turk`` for Turkey), read like its name and adjective."""
 
     name: str
     adjective: str
@@ -67,6 +69,12 @@ class Power:
     home: tuple[str, ...]
     units: tuple[str, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every form of the power's name a player may write: name, adjective, aliases."""
+        return (self.name, self.adjective, *self.aliases)
 
 
 class Map:
@@ -154,10 +162,10 @@ class Map:
         return self.power_by_name[name.lower()]
 
     def find_power(self, text: str) -> Power | None:
-        """A power by name, adjective or letter, any case; None if there is none."""
-        t = text.strip().lower()
+        """A power by name, adjective, alias or letter, any case; None if there is none."""
+        t = " ".join(text.lower().split())
         for p in self.powers:
-            if t in (p.name.lower(), p.adjective.lower()) or (len(t) == 1 and t == p.letter.lower()):
+            if t in (n.lower() for n in p.names) or (len(t) == 1 and t == p.letter.lower()):
                 return p
         return None
 

@@ -132,9 +132,15 @@ def build_map(data: Mapping[str, Any], *, source: str = "<map>") -> Map:
             if place in occupied:
                 problems.append(f"power {pname}: {u!r} shares {place} with {occupied[place]}")
             occupied[place] = u
-        extra = {k: v for k, v in entry.items() if k not in ("name", "adjective", "letter", "home", "units")}
-        powers.append(Power(pname, str(entry.get("adjective", pname)), letter, home, units, extra))
-        claim(pname, f"power:{pname}")
+        extra = {k: v for k, v in entry.items()
+                 if k not in ("name", "adjective", "aliases", "letter", "home", "units")}
+        power_aliases = tuple(str(a) for a in entry.get("aliases", ()))
+        for alias in power_aliases:
+            if len(alias.split("-")) > 1:
+                problems.append(f"power {pname}: alias {alias!r} has a dash, which reads as a move")
+        powers.append(Power(pname, str(entry.get("adjective", pname)), letter, home, units, extra, power_aliases))
+        for label in (pname, str(entry.get("adjective", pname)), *power_aliases):
+            claim(label, f"power:{pname}")
     if not powers:
         problems.append("the map has no [[power]] entries")
 
