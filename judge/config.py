@@ -14,7 +14,8 @@ Sections and keys (a key not listed here is an error naming it)::
     [sender]    poll_seconds, retry_base_seconds, retry_max_seconds, max_attempts, connections,
                 node_timeout_seconds
     [inbox]     poll_seconds, max_attempts, retry_seconds
-    [limits]    sender_mails_per_minute
+    [limits]    sender_mails_per_minute, game_mails_per_minute, commands_per_mail,
+                reply_max_bytes, press_max_bytes
     [scheduler] sync_seconds
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
     [web]       host, port, base_url   (the read-only web archive; off without this section)
@@ -69,6 +70,10 @@ class Config:
     inbox_max_attempts: int = 3
     inbox_retry_seconds: float = 60.0
     sender_mails_per_minute: int = 30
+    game_mails_per_minute: int = 120
+    commands_per_mail: int = 300
+    reply_max_bytes: int = 250_000
+    press_max_bytes: int = 20_000
     scheduler_sync_seconds: float = 60.0
     maildir: Path = field(default=Path(""))
     clocks: dict[str, str] = field(default_factory=dict)
@@ -120,6 +125,10 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("inbox", "max_attempts"): ("inbox_max_attempts", (int,)),
     ("inbox", "retry_seconds"): ("inbox_retry_seconds", (int, float)),
     ("limits", "sender_mails_per_minute"): ("sender_mails_per_minute", (int,)),
+    ("limits", "game_mails_per_minute"): ("game_mails_per_minute", (int,)),
+    ("limits", "commands_per_mail"): ("commands_per_mail", (int,)),
+    ("limits", "reply_max_bytes"): ("reply_max_bytes", (int,)),
+    ("limits", "press_max_bytes"): ("press_max_bytes", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
     ("web", "host"): ("web_host", (str,)),
     ("web", "port"): ("web_port", (int,)),
@@ -180,7 +189,8 @@ def _check(config: Config) -> None:
     if config.web_base_url and not config.web_base_url.startswith(("http://", "https://")):
         raise ConfigError(f"[web] base_url must start with http:// or https://, not {config.web_base_url!r}")
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
-                 "inbox_max_attempts", "sender_mails_per_minute", "node_timeout_seconds", "health_seconds",
+                 "inbox_max_attempts", "sender_mails_per_minute",
+                 "game_mails_per_minute", "commands_per_mail", "reply_max_bytes", "press_max_bytes", "node_timeout_seconds", "health_seconds",
                  "web_port"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name} must be positive")

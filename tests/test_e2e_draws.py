@@ -16,7 +16,7 @@ def test_every_survivor_votes_and_the_game_is_drawn(live: LiveJudge) -> None:
     for power in names[:-1]:
         reply = live.reply(powers[power], f"signon {power[0]}drw pw\nset draw")
         assert "Your vote for a draw" in reply.body and "[Error Flag]" not in reply.subject
-    live.quiet(1.0)
+    live.quiet()
     last = names[-1]
     mails = live.mail(powers[last], f"signon {last[0]}drw pw\nset draw", expect=1 + 8)
     notices = [m for m in mails if m.subject == "E2E:drw - S1901M Draw Declared"]

@@ -20,11 +20,13 @@ from pathlib import Path
 
 import pytest
 from conftest import Captured, CaptureSMTP, free_port
+from sqlalchemy import func, select
 
 from judge.config import Config
 from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
+from judge.store.mail import InboxMessage, OutboxMessage
 from judge.store.migrate import upgrade
 from judge.store.passwords import check_password
 
@@ -100,9 +102,29 @@ class LiveJudge:
         self._seen += expect
         return new
 
-    def quiet(self, seconds: float = 1.0) -> None:
-        """Assert the judge sends nothing more for ``seconds``."""
-        time.sleep(seconds)
+    def settle(self, timeout: float = 15.0) -> None:
+        """Wait (up to ``timeout``) until the judge has read every mail it was given and sent
+        every mail it queued: the inbox has nothing new or due again, the outbox nothing pending."""
+        deadline = time.monotonic() + timeout
+        engine = make_engine(self.url)
+        try:
+            while True:
+                with make_sessionmaker(engine)() as s:
+                    unread = s.scalar(select(func.count()).select_from(InboxMessage)
+                                      .where(InboxMessage.status.in_(("new", "failed"))))
+                    unsent = s.scalar(select(func.count()).select_from(OutboxMessage)
+                                      .where(OutboxMessage.status == "pending"))
+                if not unread and not unsent:
+                    return
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"the judge did not settle: {unread} mails unread, {unsent} unsent")
+                self.relay.wait_for(len(self.relay.messages) + 1, timeout=0.05, strict=False)
+        finally:
+            engine.dispose()
+
+    def quiet(self) -> None:
+        """Assert that once the judge has settled it has sent nothing more than was collected."""
+        self.settle()
         assert len(self.relay.messages) == self._seen, [Mail.of(c).subject for c in self.relay.messages[self._seen:]]
 
     def reply(self, sender: str, text: str, *, expect: int = 1) -> Mail:

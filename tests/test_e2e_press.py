@@ -37,7 +37,7 @@ def test_partial_and_grey_press(live: LiveJudge) -> None:
     assert "[Error Flag]" not in reply.subject
     assert "Message sent:" in reply.body and "Shall we share the Channel?" in reply.body
     assert "It went to England and Germany, with a copy to the Master." in reply.body
-    live.quiet(1.0)
+    live.quiet()
 
     reply = live.reply(france, "signon Fprs pw\npress grey to g\nWatch Munich.\nendpress")
     assert "[Error Flag]" in reply.subject and "allows white press only" in reply.body
@@ -67,4 +67,4 @@ def test_partial_and_grey_press(live: LiveJudge) -> None:
         assert "Broadcast message in 'prs':" in m.body and "Someone here is lying." in m.body
         assert "Italy" not in m.body and "italy@" not in m.body
     assert "It went to everyone in the game." in _reply(mails, italy).body
-    live.quiet(1.0)
+    live.quiet()

@@ -20,7 +20,6 @@ from judge.render import (
     HelpTopicError,
     JudgeContext,
     Listing,
-    deadline_changed_mail,
     eject_mail,
     format_deadline,
     game_list_text,
@@ -40,6 +39,7 @@ from judge.render import (
     resign_mail,
     section,
     selected_mail,
+    settings_mail,
     summary_text,
     time_left,
     wrong_password_text,
@@ -215,10 +215,15 @@ def test_other_notices(ctx):
     assert game_state_mail(ctx, "terminated").subject == "XXXX:dt - S1901M Game Terminated"
     with pytest.raises(ValueError):
         game_state_mail(ctx, "exploded")
-    moved = deadline_changed_mail(ctx, DEADLINE + timedelta(days=1), wait_set=True)
+    later = replace(ctx, deadline=DEADLINE + timedelta(days=1))
+    told = section("all/deadline_changed", game="dt", deadline=later.when(later.deadline), grace=None, wait_set=True)
+    moved = settings_mail(later, [], [told])
+    assert moved.subject == "XXXX:dt - S1901M Deadline Changed"
     assert moved.body.splitlines()[1] == ":: Deadline: S1901M Wed Jan 07 2004 23:30:00 +0000  "
     assert "Deadline for 'dt' changed to Wed Jan 07 2004 23:30:00 +0000." in moved.body
-    assert "SET NOWAIT" in moved.body
+    assert "SET NOWAIT" in moved.body and "changed its settings" not in moved.body
+    both = settings_mail(later, ["Press is white."], [told])
+    assert both.subject.endswith("Settings Changed") and both.body.index("white") < both.body.index("Deadline for")
     assert "ejected p@x" in eject_mail(ctx, "p@x", ["Italy"]).body
     created = section("master/created", game="dt", master="gm@x", variant="Standard", powers=["Austria"])
     assert "SIGNON Mdt password" in created and "SIGNON ?dt password" in created

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from .. import render
-from ..game import lateness, notices
+from ..game import lateness
 from ..game.clocks import KIND_WORDS, MAX_HOURS, ClockError, clocks_of, clocks_to_json, read_clock, read_hours
 from ..game.deadlines import DeadlineError, parse_deadline, zone
 from ..game.mails import context
@@ -64,7 +64,9 @@ def _told(call: Call) -> Outcome:
     text = render.section("master/deadline_set", game=game.name, deadline=ctx.when(game.deadline),
                           left=time_left(game.deadline, call.now), grace=ctx.when(end) if end else None,
                           grace_left=time_left(end, call.now) if end and end > call.now else None)
-    return said(text, changed=True, mails=notices.deadline_changed(view, call.config))
+    told = render.section("all/deadline_changed", game=game.name, deadline=ctx.when(game.deadline),
+                          grace=ctx.when(end) if end else None, wait_set=False)
+    return said(text, changed=True, deadlines=(told,))
 
 
 def _set_clock(call: Call, kind: str) -> Outcome:

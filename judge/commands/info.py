@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import render
 from ..game import history, listing
 from ..game.deadlines import DeadlineError, zone
-from ..game.mails import context
+from ..game.mails import Mail, context
 from ..game.view import GameView
 from ..store.games import MASTER
 from .outcome import Call, Outcome, said
@@ -63,10 +63,25 @@ def history_of(call: Call) -> Outcome:
         return found
     mails, left_out = history.fit(history.archived(call.session, found.name, req), req.lines)
     ctx = context(call.config, found)
-    sections = [render.history_text(ctx, mails)] if mails else []
+    note = None
     if left_out or not mails:
-        sections.append(render.section("player/history_note", game=found.name, shown=bool(mails),
-                                       left_out=left_out, lines=req.lines, start=ctx.when(req.start),
-                                       end=ctx.when(req.end) if req.end else "now",
-                                       after=ctx.when(mails[-1][0]) if mails else ""))
-    return Outcome(reply=tuple(sections), about=_about(call, found))
+        note = render.section("player/history_note", game=found.name, shown=bool(mails), left_out=left_out,
+                              lines=req.lines, start=ctx.when(req.start), end=ctx.when(req.end) if req.end else "now",
+                              after=ctx.when(mails[-1][0]) if mails else "")
+    parts = history.parts(mails, call.config.reply_max_bytes - PART_RESERVE)
+    if len(parts) <= 1:
+        sections = [render.history_text(ctx, mails)] if mails else []
+        return Outcome(reply=tuple(s for s in (*sections, note) if s), about=_about(call, found))
+    total = len(parts)
+    first = render.section("player/history_part", number=1, total=total, game=found.name)
+    extra = []
+    for number, part in enumerate(parts[1:], start=2):
+        head = render.section("player/history_part", number=number, total=total, game=found.name)
+        sections = [head, render.history_text(ctx, part), *([note] if note and number == total else [])]
+        extra.append(Mail.of(call.sender, render.reply_mail(ctx, f"HISTORY part {number} of {total}", sections, 0),
+                             "reply", found))
+    return Outcome(reply=(first, render.history_text(ctx, parts[0])), mails=tuple(extra), about=_about(call, found))
+
+
+#: Bytes of the reply limit kept for a HISTORY part's header and notes.
+PART_RESERVE = 4_000

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -28,8 +29,9 @@ from ..game import joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
 from ..game.view import GameView, forget_views
 from ..mail.reader import IncomingMail
+from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER
-from .command import Command
+from .command import ORDERS, Command
 from .master import processed_text
 from .outcome import Call, Identity, Outcome
 from .reading import read_commands
@@ -65,22 +67,35 @@ def refusal(row: Row, identity: Identity | None, cmd: Command) -> str | None:
 
 
 class _Reply:
-    """The reply and the mails gathered while a mail's commands run."""
+    """The reply and the mails gathered while a mail's commands run. The reply keeps its
+    sections while they fit in ``limit`` bytes; the ones after are counted, not kept (a mail
+    of 10,000 GET lines must not build a reply of megabytes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
         self.sections: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.left_out = 0
         self.errors = 0
         self.mails: list[Mail] = []
         self.settings: list[str] = []
+        self.deadlines: list[str] = []
         self.changed = False
         self.about: GameView | None = None
 
     def add(self, out: Outcome) -> None:
-        self.sections.extend(out.reply)
+        for section in out.reply:
+            size = len(section.encode("utf-8")) + 2
+            if self.left_out or self.size + size > self.limit:
+                self.left_out += 1
+                continue
+            self.sections.append(section)
+            self.size += size
         self.errors += out.errors
         self.mails.extend(out.mails)
         self.settings.extend(out.settings)
-        self.changed = self.changed or out.changed or bool(out.settings)
+        self.deadlines.extend(out.deadlines)
+        self.changed = self.changed or out.changed or bool(out.settings) or bool(out.deadlines)
         self.about = self.about or out.about
 
 
@@ -90,8 +105,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
-    commands = read_commands(VOCABULARY, mail.text)
-    reply = _Reply()
+    commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
+    reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
     savepoint = session.begin_nested()
     for cmd in commands:
@@ -107,6 +122,13 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
             return
+        if out.signed_on is not None:
+            verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
+            if verdict != ratelimit.ALLOW:
+                savepoint.rollback()
+                forget_views(session)
+                _game_over_limit(session, config, mail, out.signed_on.view.name, now)
+                return
         reply.add(out)
         if out.signed_on is not None:
             identity = out.signed_on
@@ -117,19 +139,24 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if not commands:
         reply.add(Outcome(reply=(render.error_text("Your mail holds no commands. Send HELP for the commands."),),
                           errors=1))
-    queue(session, reply.mails)
+    sections = list(reply.sections)
+    if unread is not None:
+        sections.append(render.section("player/unread", limit=config.commands_per_mail, line=unread))
+        reply.errors += 1
+    if reply.left_out:
+        sections.append(render.section("player/reply_cut", limit=config.reply_max_bytes, left_out=reply.left_out))
     about = view or reply.about
     ctx = context(config, about) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", reply.sections, reply.errors)
-    queue(session, [Mail.of(mail.sender, rendered, "reply", about)], in_reply_to=mail.message_id)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors)
+    queue(session, [Mail.of(mail.sender, rendered, "reply", about), *reply.mails], in_reply_to=mail.message_id)
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
     """What the mail's commands set going in the sender's game: the start, processing, the
     settings notice."""
     game = view.game
-    if reply.settings:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings))
+    if reply.settings or reply.deadlines:
+        reply.mails.extend(notices.settings_changed(view, config, reply.settings, reply.deadlines))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
@@ -147,6 +174,41 @@ _SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S
 def masked(text: str) -> str:
     """The mail's text with the password of each sign-on line replaced by ``****``."""
     return _SIGNON_LINE.sub(lambda m: m.group(1) + "****", text)
+
+
+#: Bytes of a reply's limit kept for its header, the error count and the notes above.
+REPLY_RESERVE = 2_000
+
+
+def capped(commands: list[Command], limit: int) -> tuple[list[Command], int | None]:
+    """The commands a mail may hold (each order line counts as one command), and the number
+    of the first line left unread (None when the whole mail is read)."""
+    kept: list[Command] = []
+    count = 0
+    for cmd in commands:
+        weight = len(cmd.body) if cmd.verb == ORDERS else 1
+        if count + weight <= limit:
+            kept.append(cmd)
+            count += weight
+            continue
+        room = limit - count
+        if cmd.verb == ORDERS and room > 0:
+            kept.append(replace(cmd, body=cmd.body[:room]))
+            return kept, cmd.body[room].number
+        return kept, cmd.body[0].number if cmd.verb == ORDERS else cmd.lineno
+    return kept, None
+
+
+def _game_over_limit(session: Session, config: Config, mail: IncomingMail, game: str, now: datetime) -> None:
+    """A mail to a game that has had more than its share of mails this minute: nothing is
+    done; the first such mail is answered, the next ones not (no reply storm)."""
+    verdict = ratelimit.take(session, f"game:{game}", config.game_mails_per_minute, 60, now)
+    log.info("mail from %s to game %s: over %d mails a minute (%s)", mail.sender, game,
+             config.game_mails_per_minute, verdict)
+    if verdict == ratelimit.TELL:
+        section = render.section("player/game_rate_limited", game=game, limit=config.game_mails_per_minute)
+        rendered = render.reply_mail(judge_context(config), "", [section], 1)
+        queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
 
 
 def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None:

@@ -2,7 +2,7 @@
 
 A handler changes the game through the session and the game layer, and returns what the
 mail's runner must do with the result: reply sections, the error count, mails to queue,
-settings changes to announce (one notice per mail lists them all), whether the game's
+settings and deadline changes to announce (one notice per mail lists them all), whether the game's
 orders or state changed (so that readiness is checked), a sign-on it established, or a
 failed sign-on that undoes the whole mail. Handlers never touch shared state of the mail.
 """
@@ -90,6 +90,7 @@ class Outcome:
     errors: int = 0
     mails: tuple[Mail, ...] = ()
     settings: tuple[str, ...] = ()
+    deadlines: tuple[str, ...] = ()
     changed: bool = False
     signed_on: Identity | None = None
     about: GameView | None = None
@@ -104,6 +105,8 @@ def signon_failed(message: str | None = None) -> Outcome:
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),
-         settings: tuple[str, ...] = ()) -> Outcome:
-    """An outcome that adds ``sections`` to the reply."""
-    return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings)
+         settings: tuple[str, ...] = (), deadlines: tuple[str, ...] = ()) -> Outcome:
+    """An outcome that adds ``sections`` to the reply (``settings`` and ``deadlines``: texts
+    of changes everyone is told of, in one notice for the whole mail)."""
+    return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings,
+                   deadlines=deadlines)

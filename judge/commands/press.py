@@ -20,6 +20,10 @@ def press(call: Call) -> Outcome:
     cmd, view, me = call.cmd, call.view, call.me
     if not cmd.press_text.strip():
         return call.error(_refusal("empty"))
+    size = len(cmd.press_text.encode("utf-8"))
+    if size > call.config.press_max_bytes:
+        return call.error(render.section("player/press_refused", reason="too_long", game=view.name, size=size,
+                                         limit=call.config.press_max_bytes))
     if cmd.verb == PRESS_VERB and not cmd.args:
         return call.error(_refusal("no_options"))
     try:
@@ -36,7 +40,7 @@ def press(call: Call) -> Outcome:
 
 
 def _refusal(reason: str, game: str = "") -> str:
-    return render.section("player/press_refused", reason=reason, game=game)
+    return render.section("player/press_refused", reason=reason, game=game, size=0, limit=0)
 
 
 def setting_text(cmd: Command) -> str:

@@ -6,7 +6,8 @@ partial press; every such mail, once (the archive copy of each, see
 ``judge.store.mail.queue_mail``). FROM defaults to one week before now and TO to the
 present; a TO before FROM is ignored, as njudge does. LINES (default 1000) caps the lines
 returned at a mail boundary: whole mails are kept while they fit (the first one always),
-never cut, and a note says what was left out. Dates are read by
+never cut, and a note says what was left out. A history longer than a reply may be
+(``[limits] reply_max_bytes``) goes out in numbered parts, split between mails. Dates are read by
 :func:`judge.game.deadlines.parse_past` (``Jan 1 1990``, ``2026-12-01 18:00``).
 """
 
@@ -83,6 +84,24 @@ def archived(session: Session, game: str, req: Request) -> list[Archived]:
 def size_in_lines(mail: Archived) -> int:
     """Lines an archived mail takes in the reply: a blank, ``Date:``, ``Subject:``, a blank, the body."""
     return len(mail[2].splitlines()) + 4
+
+
+def parts(mails: list[Archived], size: int) -> list[list[Archived]]:
+    """The mails in numbered parts of about ``size`` bytes each, split only between mails (a
+    mail longer than ``size`` is a part of its own: mapping tools reject a cut one)."""
+    out: list[list[Archived]] = []
+    current: list[Archived] = []
+    used = 0
+    for mail in mails:
+        weight = len(mail[2].encode("utf-8")) + len(mail[1]) + 80
+        if current and used + weight > size:
+            out.append(current)
+            current, used = [], 0
+        current.append(mail)
+        used += weight
+    if current:
+        out.append(current)
+    return out
 
 
 def fit(mails: list[Archived], lines: int) -> tuple[list[Archived], int]:

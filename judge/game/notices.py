@@ -59,13 +59,8 @@ def state_changed(view: GameView, config: Config, change: str) -> list[Mail]:
     return [Mail.of(everyone(view), render.game_state_mail(context(config, view), change), "notice", view)]
 
 
-def deadline_changed(view: GameView, config: Config) -> list[Mail]:
-    game = view.game
-    assert game.deadline is not None
-    mail = render.deadline_changed_mail(context(config, view), game.deadline, game.grace_end)
+def settings_changed(view: GameView, config: Config, changes: Sequence[str], deadlines: Sequence[str] = ()) -> list[Mail]:
+    """One mail to everyone in the game listing every setting and deadline a master's mail
+    changed (``Deadline Changed`` when it changed only deadlines, as njudge titles it)."""
+    mail = render.settings_mail(context(config, view), list(changes), list(deadlines))
     return [Mail.of(everyone(view), mail, "notice", view)]
-
-
-def settings_changed(view: GameView, config: Config, changes: Sequence[str]) -> list[Mail]:
-    """One mail to everyone in the game listing every setting changed by one mail."""
-    return [Mail.of(everyone(view), render.settings_mail(context(config, view), list(changes)), "notice", view)]

@@ -27,7 +27,6 @@ from .listing import (
     summary_text,
 )
 from .notices import (
-    deadline_changed_mail,
     draw_mail,
     eject_mail,
     game_start_mail,

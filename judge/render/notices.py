@@ -111,21 +111,6 @@ def game_state_mail(ctx: GameContext, change: str, reason: str = "") -> Rendered
     return Rendered(f"{ctx.subject_prefix} Game {change.capitalize()}", body)
 
 
-def deadline_changed_mail(
-    ctx: GameContext, deadline: datetime, grace: datetime | None = None, *, wait_set: bool = False
-) -> Rendered:
-    """To everyone: the deadline (and grace) of the current phase moved (Bug91-14)."""
-    body = render(
-        "all/deadline_changed.txt.j2",
-        header=ctx.header_for(ctx.phase, deadline),
-        game=ctx.game,
-        deadline=ctx.when(deadline),
-        grace=ctx.when(grace) if grace else None,
-        wait_set=wait_set,
-    )
-    return Rendered(f"{ctx.subject_prefix} Deadline Changed", body)
-
-
 def _press_values(
     ctx: GameContext, body: str, author: str | None, role: str, recipients: Sequence[str] | None
 ) -> dict[str, object]:
@@ -178,11 +163,12 @@ def late_master_mail(ctx: GameContext, powers: Sequence[str], grace: datetime) -
     return Rendered(f"{ctx.subject_prefix} Late: {', '.join(powers)}", body)
 
 
-def settings_mail(ctx: GameContext, changes: Sequence[str]) -> Rendered:
-    """To everyone: the settings the master changed in one mail, all of them."""
+def settings_mail(ctx: GameContext, changes: Sequence[str], deadlines: Sequence[str] = ()) -> Rendered:
+    """To everyone: every setting and deadline the master changed in one mail (njudge's
+    ``Deadline Changed`` when only deadlines moved)."""
     body = render("all/settings_changed", header=ctx.header, game=ctx.game,
-                  changes=[c.strip("\n") for c in changes])
-    return Rendered(f"{ctx.subject_prefix} Settings Changed", body)
+                  changes=[c.strip("\n") for c in changes], deadlines=[d.strip("\n") for d in deadlines])
+    return Rendered(f"{ctx.subject_prefix} {'Settings' if changes else 'Deadline'} Changed", body)
 
 
 def draw_mail(ctx: GameContext, powers: Sequence[str]) -> Rendered:
