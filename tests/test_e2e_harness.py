@@ -172,13 +172,15 @@ def bodies_to(mails: list[Mail], address: str) -> list[Mail]:
 
 
 def start_game(live: LiveJudge, name: str, variant: str = "standard", *, players: list[str] | None = None,
-               master: str = "gm@players.test") -> dict[str, str]:
-    """Create game ``name`` and sign on one player per power (preferences in map order);
-    power -> address. The start mails are collected."""
+               master: str = "gm@players.test", existing: bool = False) -> dict[str, str]:
+    """Create game ``name`` (unless ``existing``: its master created it) and sign on one
+    player per power (preferences in map order); power -> address. The start mails are
+    collected."""
     from judge.maps import load_map
 
     m = load_map(variant)
-    live.reply(master, f"create ?{name} gmpw {variant}")
+    if not existing:
+        live.reply(master, f"create ?{name} gmpw {variant}")
     powers = [p.name for p in m.powers]
     addresses = players or [f"{p.lower()}@players.test" for p in powers]
     for i, (power, address) in enumerate(zip(powers, addresses, strict=True)):

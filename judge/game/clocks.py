@@ -180,7 +180,7 @@ def deadline_after(clock: Clock, start: datetime, tz: tzinfo, *, not_before: dat
     """The deadline of a phase starting at ``start`` (aware), as njudge sets it: ``next``
     hours on, at least ``min`` hours, moved to the ``clock`` time and an allowed day in the
     game's zone ``tz`` (wall-clock time, so 23:30 stays 23:30 across a daylight-saving
-    change), never before ``not_before``. Whole minutes, in UTC."""
+    change), never before ``not_before``. Whole seconds, in UTC."""
     earliest = start + timedelta(hours=max(clock.next, clock.min))
     if not_before is not None and not_before > earliest:
         earliest = not_before
@@ -197,7 +197,7 @@ def grace_after(clock: Clock, deadline: datetime, tz: tzinfo) -> datetime:
 
 
 def _round_up(when: datetime) -> datetime:
-    """``when`` rounded up to the whole minute."""
-    if when.second or when.microsecond:
-        when = when.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    """``when`` rounded up to the whole second (a clock time gives whole minutes anyway)."""
+    if when.microsecond:
+        when = when.replace(microsecond=0) + timedelta(seconds=1)
     return when

@@ -44,15 +44,19 @@ def resigned(view: GameView, config: Config, address: str, powers: list[str]) ->
     return [Mail.of(everyone(view), render.resign_mail(context(config, view), address, powers), "notice", view)]
 
 
-def ejected(view: GameView, config: Config, player: Player) -> list[Mail]:
-    """An ejected player's powers are told to everyone; an ejected observer concerns only
-    the observer and the master."""
+def ejected(view: GameView, config: Config, players: Sequence[Player]) -> list[Mail]:
+    """The master ejected ``players`` (all of one address): its powers are told to everyone
+    in one mail (as njudge tells a resignation of several powers); an ejected observer
+    concerns only the observer and the master."""
     ctx = context(config, view)
-    if player.power is None:
-        to = (player.email, *masters(view))
-        return [Mail.of(to, render.eject_mail(ctx, player.email, []), "private", view)]
-    return [Mail.of((*everyone(view), player.email), render.eject_mail(ctx, player.email, [player.power]),
-                    "notice", view)]
+    mails = []
+    powers = [p.power for p in players if p.power]
+    address = players[0].email
+    if powers:
+        mails.append(Mail.of((*everyone(view), address), render.eject_mail(ctx, address, powers), "notice", view))
+    if any(p.power is None for p in players):
+        mails.append(Mail.of((address, *masters(view)), render.eject_mail(ctx, address, []), "private", view))
+    return mails
 
 
 def state_changed(view: GameView, config: Config, change: str) -> list[Mail]:

@@ -67,9 +67,15 @@ def who(view: GameView, target: str) -> list[Player]:
 
 
 def eject(view: GameView, config: Config, players: list[Player]) -> list[Mail]:
+    """Eject ``players``, found by :func:`who` (one power's player, or every place of one
+    address); the mails that tell of it."""
     mails: list[Mail] = []
+    by_address: dict[str, list[Player]] = {}
     for p in players:
-        mails.extend(notices.ejected(view, config, p))
+        by_address.setdefault(p.email, []).append(p)
+    for group in by_address.values():
+        mails.extend(notices.ejected(view, config, group))
+    for p in players:
         p.status = EJECTED
         log.info("game %s: %s ejected%s", view.name, p.email, f" as {p.power}" if p.power else "")
     return mails
