@@ -13,7 +13,7 @@ import smtplib
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -54,7 +54,7 @@ class Mail:
 class LiveJudge:
     """A running JudgeServer in a thread of its own."""
 
-    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path) -> None:
+    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, **settings: object) -> None:
         upgrade(url)
         self.url = url
         self.relay = relay
@@ -64,6 +64,8 @@ class LiveJudge:
             sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
             scheduler_sync_seconds=0.5, clocks={"M": "delay 0", "R": "delay 0", "B": "delay 0"},
         )
+        if settings:
+            self.config = replace(self.config, **settings)
         self.server = JudgeServer(self.config)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)

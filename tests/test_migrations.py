@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import subprocess
+from datetime import datetime
 import sys
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
+from alembic.script import ScriptDirectory
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from judge.store.base import Base, make_engine
-from judge.store.migrate import import_models, upgrade
+from judge.store.migrate import alembic_config, import_models, upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +35,20 @@ def test_upgrade_head_matches_models(database_url: str) -> None:
 
 def test_upgrade_twice_is_harmless(database_url: str) -> None:
     upgrade(database_url)
-    upgrade(database_url)
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO game (name, map_name, options, status, seq, clocks, press, partial_press, "
+                              "late_notice_sent, winners, created_at, updated_at) VALUES ('kept', 'standard', '{}', "
+                              "'forming', 0, '{}', 'white', true, false, '[]', :t, :t)"), {"t": datetime(2026, 1, 1)})
+        upgrade(database_url)
+        with engine.connect() as conn:
+            names = [row[0] for row in conn.execute(text("SELECT name FROM game"))]
+            version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+    finally:
+        engine.dispose()
+    assert names == ["kept"], "a second upgrade keeps the data"
+    assert version == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_judge_db_upgrade_command(tmp_path: Path) -> None:
