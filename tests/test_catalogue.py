@@ -98,6 +98,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/press_set": {"game": "dt", "changed": True, "press": "white/grey", "partial": False,
                       "summary": "White/Grey, No Partial, No Fake"},
     "all/ending": {"how": "draw", "game": "dt", "powers": ["France", "Italy"]},
+    "all/pictures_set": {"game": "dt", "on": False, "whole_game": False},
+    "player/map_sent": {"game": "dt", "filename": "dt-S1901M.png"},
     "all/game_over": {"winners": ["France"]},
     "web/base": PAGE_VALUES,
     "web/index": {**PAGE_VALUES, "games": [GAME]},

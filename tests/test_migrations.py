@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import subprocess
-from datetime import datetime
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
-from alembic.script import ScriptDirectory
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from judge.store.base import Base, make_engine

@@ -31,6 +31,7 @@ from ..game.view import GameView, forget_views
 from ..mail.reader import IncomingMail
 from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER
+from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
 from .outcome import Call, Identity, Outcome
@@ -82,6 +83,7 @@ class _Reply:
         self.deadlines: list[str] = []
         self.changed = False
         self.about: GameView | None = None
+        self.files: list[File] = []
 
     def add(self, out: Outcome) -> None:
         for section in out.reply:
@@ -92,6 +94,7 @@ class _Reply:
             self.sections.append(section)
             self.size += size
         self.errors += out.errors
+        self.files.extend(out.files)
         self.mails.extend(out.mails)
         self.settings.extend(out.settings)
         self.deadlines.extend(out.deadlines)
@@ -148,7 +151,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     about = view or reply.about
     ctx = context(config, about) if about is not None else judge_context(config)
     rendered = render.reply_mail(ctx, "", sections, reply.errors)
-    queue(session, [Mail.of(mail.sender, rendered, "reply", about), *reply.mails], in_reply_to=mail.message_id)
+    answer = Mail.of(mail.sender, rendered, "reply", about, files=reply.files)
+    queue(session, [answer, *reply.mails], in_reply_to=mail.message_id)
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:

@@ -19,6 +19,7 @@ from ..config import Config
 from ..game.mails import Mail
 from ..game.view import GameView, view_of
 from ..store.games import MASTER, OBSERVER, Player, find_game
+from ..store.mail import File
 from .command import Command
 
 
@@ -96,6 +97,7 @@ class Outcome:
     about: GameView | None = None
     failed_signon: bool = False
     failure: str | None = None
+    files: tuple[File, ...] = ()
 
 
 def signon_failed(message: str | None = None) -> Outcome:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
-from . import clock, draws, info, master, orders, player, press, signon
+from . import clock, draws, info, master, orders, pictures, player, press, signon
 from .command import ORDERS, STRAY_END, UNKNOWN
 from .outcome import Call, Outcome
 from .reading import Vocabulary, spelling
@@ -94,6 +94,7 @@ TABLE: tuple[Row, ...] = (
     # -- asking: anyone -----------------------------------------------------------------------------
     Row("HELP", ("HELP",), ANYONE, None, info.get, ends_unsigned=True),
     Row("GET", ("GET", "SEND", "SENDME"), ANYONE, None, info.get),
+    Row("GET MAP", ("GET MAP", "SEND MAP", "SENDME MAP"), ANYONE, None, pictures.get_map),
     Row("VERSION", ("VERSION",), ANYONE, None, info.version),
     Row("LIST", ("LIST",), ANYONE, None, info.list_games),
     Row("SUMMARY", ("SUMMARY",), ANYONE, None, info.summary),
@@ -113,6 +114,8 @@ TABLE: tuple[Row, ...] = (
         power=True),
     Row("SET NODRAW", _set("NODRAW"), PLAYERS, frozenset({ACTIVE}), draws.set_nodraw,
         action="vote for a draw", power=True),
+    Row("SET PICTURES", _set("PICTURES", "PICTURE"), MEMBERS, None, pictures.set_pictures),
+    Row("SET NOPICTURES", _set("NOPICTURES", "NOPICTURE"), MEMBERS, None, pictures.set_nopictures),
     Row("RESIGN", ("RESIGN", "WITHDRAW"), PLAYERS, NOT_OVER, player.resign, action="resign", power=True),
     # -- press ---------------------------------------------------------------------------------------
     Row("BROADCAST", ("BROADCAST",), MEMBERS, None, press.press, action="send press", block=True),

@@ -17,7 +17,7 @@ from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player
-from ..store.mail import queue_mail
+from ..store.mail import File, queue_mail
 from .deadlines import zone
 from .view import GameView
 
@@ -33,13 +33,14 @@ class Mail:
     game: str | None = None
     phase: str | None = None
     archive: bool = True
+    files: tuple[File, ...] = ()
 
     @classmethod
     def of(cls, to: Iterable[str] | str, rendered: Rendered, kind: str, view: GameView | None = None,
-           phase: str | None = None, *, archive: bool = True) -> Mail:
+           phase: str | None = None, *, archive: bool = True, files: Sequence[File] = ()) -> Mail:
         recipients = (to,) if isinstance(to, str) else tuple(to)
         return cls(recipients, rendered.subject, rendered.body, kind, view.name if view else None,
-                   phase or (view.game.phase if view else None), archive)
+                   phase or (view.game.phase if view else None), archive, tuple(files))
 
 
 #: Mail kinds the game archive (HISTORY, the web archive) shows: what any observer reads.
@@ -53,7 +54,8 @@ def queue(session: Session, mails: Iterable[Mail], *, in_reply_to: str | None = 
         if mail.to:
             queue_mail(session, mail.to, mail.subject, mail.body, game=mail.game, phase=mail.phase,
                        kind=mail.kind, in_reply_to=in_reply_to if mail.kind == "reply" else None,
-                       archive=mail.archive and mail.game is not None and mail.kind in PUBLIC_KINDS)
+                       archive=mail.archive and mail.game is not None and mail.kind in PUBLIC_KINDS,
+                       files=mail.files)
 
 
 def context(config: Config, view: GameView) -> GameContext:

@@ -22,10 +22,12 @@ from ..config import Config
 from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
 from ..render import game_over_text, results_mail
+from ..render.links import phase_url
 from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
 from . import lateness, notices
 from .deadlines import zone
-from .mails import Mail, context, everyone, queue
+from .mails import Mail, addresses, context, queue
+from .pictures import picture_file, wants_pictures
 from .view import GameView, entries_to_json, view_of
 
 log = logging.getLogger(__name__)
@@ -120,12 +122,22 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     else:
         lateness.start_clock(view, now, zone(config.timezone))
     view.session.flush()
-    mail = results_mail(context(config, view), result, seq, game.deadline, game_over=game_over)
+    link = phase_url(config.web_base_url, game.name, position.phase.code)
+    mail = results_mail(context(config, view), result, seq, game.deadline, game_over=game_over, link=link)
     record.results = mail.body
     log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, position.phase.code, seq, result.next.phase.code,
              f", won by {', '.join(result.winners)}" if result.winners else "",
              f", missed by {', '.join(missed)}" if missed else "")
-    return [Mail.of(everyone(view), mail, "result", view, position.phase.code)]
+    readers = view.members()
+    seeing = [p for p in readers if wants_pictures(view, p)]
+    blind = addresses([p for p in readers if p not in seeing])
+    mails = []
+    if seeing:
+        files = (picture_file(view, position, result),)
+        mails.append(Mail.of(addresses(seeing), mail, "result", view, position.phase.code, files=files))
+    if blind:
+        mails.append(Mail.of(blind, mail, "result", view, position.phase.code, archive=not seeing))
+    return mails
 
 
 def _eliminate(view: GameView) -> None:

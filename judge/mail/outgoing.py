@@ -74,7 +74,9 @@ def _body(msg: EmailMessage, text: str, seven_bit: bool) -> None:
 
 def build_message(row: OutboxMessage, config: Config, *, seven_bit: bool = False) -> EmailMessage:
     """The mail for an outbox row: the judge's From, Message-ID and loop headers, a plain
-    text body (``seven_bit``: quoted-printable for a non-ASCII body, the no-8BITMIME form)."""
+    text body (``seven_bit``: quoted-printable for a non-ASCII body, the no-8BITMIME form),
+    and the row's files as attachments (base64; the text part stays raw 7bit/8bit, so mapping
+    tools still read a saved mail)."""
     msg = EmailMessage()
     msg["From"] = formataddr((config.code, config.address))
     msg["To"] = row.to_addr
@@ -87,12 +89,15 @@ def build_message(row: OutboxMessage, config: Config, *, seven_bit: bool = False
         if name.lower() not in RESERVED:
             msg[name] = value
     _body(msg, limit_lines(row.body), seven_bit)
+    for file in row.files:
+        maintype, _, subtype = file.content_type.partition("/")
+        msg.add_attachment(file.data, maintype=maintype, subtype=subtype or "octet-stream", filename=file.filename)
     return msg
 
 
 def is_eight_bit(msg: EmailMessage) -> bool:
-    """Whether the body is sent as 8bit (needs BODY=8BITMIME)."""
-    return str(msg.get("Content-Transfer-Encoding", "")).lower() == "8bit"
+    """Whether a part of the body is sent as 8bit (needs BODY=8BITMIME)."""
+    return any(str(part.get("Content-Transfer-Encoding", "")).lower() == "8bit" for part in msg.walk())
 
 
 def _fold(name: str, value: str) -> str:
@@ -112,6 +117,8 @@ def plain_wire_bytes(row: OutboxMessage, config: Config) -> bytes | None:
     when every header is plain ASCII and the body is ASCII or UTF-8 text (nearly every mail:
     results, replies, notices); None otherwise (then the email package writes it)."""
     extra = [(n, v) for n, v in (row.headers or {}).items() if n.lower() not in RESERVED]
+    if row.files:
+        return None
     values = [row.to_addr, row.subject, config.code, config.address, row.message_id, *(v for _, v in extra),
               *(n for n, _ in extra)]
     if not all(v.isascii() and "\n" not in v and "\r" not in v and len(v) < 900 for v in values):

@@ -102,6 +102,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/option_set", SECTION, "a game option set (also in the settings notice)"),
     Entry("all/press_set", SECTION, "the press settings changed (also in the settings notice)"),
     Entry("all/ending", SECTION, "how a finished game ended"),
+    Entry("all/pictures_set", SECTION, "SET PICTURES / SET NOPICTURES, for a reader or the whole game"),
+    Entry("player/map_sent", SECTION, "GET MAP: the picture is attached"),
     Entry("all/game_over", SECTION, "the victory or draw line of a result mail"),
     # -- parts ------------------------------------------------------------------------------------
     Entry("all/_dislodged", PART, "the dislodged units and where they may retreat"),

@@ -198,12 +198,14 @@ def results_mail(
     next_deadline: datetime | None,
     *,
     game_over: str | None = None,
+    link: str = "",
 ) -> Rendered:
     """The result mail of one adjudicated phase, to everyone in the game.
 
     ``seq`` is the number of the phase just adjudicated (``game.001``); ``next_deadline`` the
     next phase's deadline (None: no ``:: Deadline:`` line); ``game_over`` ends the mail with
-    ``The game is over.`` and that text instead of the next phase.
+    ``The game is over.`` and that text instead of the next phase; ``link`` (the phase's page
+    in the web archive, when there is one) is the last line.
     """
     m = ctx.m
     done = adjudication.phase
@@ -233,5 +235,6 @@ def results_mail(
         next_title=ctx.calendar.phase_title(nxt.phase),
         deadline=ctx.when(next_deadline) if next_deadline else None,
         game_over=game_over,
+        link=link,
     )
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.phase.code} Results", body)

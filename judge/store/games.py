@@ -15,7 +15,8 @@ grace period, and ``process_at`` the moment a phase whose orders are all in is p
 records that the phase's late notice went out. ``Player.nmr_count`` counts the phases a
 player let pass the deadline without complete orders; ``Player.draw_vote`` is a vote for a
 draw in the current phase. ``press`` is ``white``, ``grey``, ``white/grey`` (both, white by
-default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers. ``Player.password_hash`` is the salted hash of
+default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers. ``Game.pictures`` (the master's switch) and
+``Player.pictures`` (each reader's) say whether result mails carry the map picture. ``Player.password_hash`` is the salted hash of
 the player's password (:mod:`judge.store.passwords`); the typed password is never stored.
 
 A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
@@ -71,6 +72,7 @@ class Game(Base):
     partial_press: Mapped[bool] = mapped_column(Boolean, default=True)
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     ending: Mapped[str | None] = mapped_column(String(16), default=None)
+    pictures: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -114,6 +116,7 @@ class Player(Base):
     status: Mapped[str] = mapped_column(String(16), default="active")
     nmr_count: Mapped[int] = mapped_column(Integer, default=0)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    pictures: Mapped[bool] = mapped_column(Boolean, default=True)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="players")

@@ -19,18 +19,23 @@ Contract::
   is its archive copy (``archived``), which :func:`archive_for` returns.
 - ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
   caller's transaction together with the state change that caused it.
+- ``Attachment``: a file attached to outgoing mail (a result mail's map picture), stored once
+  by its SHA-256 however many recipients' rows carry it (``OutboxMessage.files``);
+  ``File`` is the value ``queue_mail`` takes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import JSON, Index, LargeBinary, String, Text, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text, select
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from .base import Base, utcnow
 
@@ -57,6 +62,35 @@ class InboxMessage(Base):
     next_attempt_at: Mapped[datetime | None]
 
 
+class Attachment(Base):
+    """A file attached to outgoing mail, stored once per content (``digest``)."""
+
+    __tablename__ = "attachment"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    filename: Mapped[str] = mapped_column(String(255))
+    content_type: Mapped[str] = mapped_column(String(100))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime]
+
+
+outbox_file = Table(
+    "outbox_file", Base.metadata,
+    Column("outbox_id", Integer, ForeignKey("outbox_message.id", ondelete="CASCADE"), primary_key=True),
+    Column("attachment_id", Integer, ForeignKey("attachment.id", ondelete="CASCADE"), primary_key=True, index=True),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class File:
+    """A file to attach to a mail: its name, MIME type and bytes."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
 class OutboxMessage(Base):
     """A mail to one recipient, waiting to be sent or sent; also the game's mail archive."""
 
@@ -80,6 +114,7 @@ class OutboxMessage(Base):
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     claimed_by: Mapped[str | None] = mapped_column(String(64), index=True)
     archived: Mapped[bool] = mapped_column(default=False)
+    files: Mapped[list[Attachment]] = relationship(secondary=outbox_file, lazy="selectin")
 
     def __repr__(self) -> str:
         return f"<OutboxMessage {self.id} {self.kind} to {self.to_addr} {self.status}>"
@@ -106,12 +141,13 @@ def _recipients(to: str | Iterable[str]) -> list[str]:
 def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: str, *,
                game: str | None = None, phase: str | None = None, kind: str = "reply",
                in_reply_to: str | None = None, archive: bool = False,
-               headers: dict[str, str] | None = None) -> list[OutboxMessage]:
+               headers: dict[str, str] | None = None, files: Sequence[File] = ()) -> list[OutboxMessage]:
     """Add one pending outbox row per distinct recipient to ``session`` (no commit).
 
     ``in_reply_to`` (a Message-ID) becomes the In-Reply-To and References headers;
     ``headers`` are extra headers for the mail; ``archive`` makes the first row the game
-    archive's copy of the mail. Recipients without an address are skipped.
+    archive's copy of the mail; ``files`` are attached to every row (stored once each).
+    Recipients without an address are skipped.
     """
     extra: dict[str, Any] = dict(headers or {})
     if in_reply_to:
@@ -125,8 +161,26 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
             for addr in _recipients(to)]
     if archive and rows:
         rows[0].archived = True
+    if rows and files:
+        stored = [_attachment(session, f, now) for f in files]
+        for row in rows:
+            row.files = list(stored)
     session.add_all(rows)
     return rows
+
+
+def _attachment(session: Session, file: File, now: datetime) -> Attachment:
+    """The stored attachment holding ``file`` (the one already there with its content, or new)."""
+    digest = hashlib.sha256(file.data).hexdigest()
+    for pending in session.new:
+        if isinstance(pending, Attachment) and pending.digest == digest:
+            return pending
+    found = session.scalars(select(Attachment).where(Attachment.digest == digest)).first()
+    if found is None:
+        found = Attachment(digest=digest, filename=file.filename, content_type=file.content_type, data=file.data,
+                           created_at=now)
+        session.add(found)
+    return found
 
 
 def archive_for(session: Session, game: str, kind: str | None = None) -> list[OutboxMessage]:

@@ -5,7 +5,7 @@
 may show is decided in ``archive.py``: only what the players have already been mailed.
 """
 
-from .links import game_path, phase_path, phase_url
+from ..render.links import game_path, phase_path, phase_url
 
 __all__ = ["create_app", "game_path", "phase_path", "phase_url", "serve"]
 

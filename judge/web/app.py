@@ -19,12 +19,12 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..config import Config
+from ..render.links import game_path, phase_path
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture
 from ..store.base import make_engine, make_sessionmaker
 from ..store.games import Game
 from . import archive
-from .links import game_path, phase_path
 
 PNG_CACHE_SIZE = 64
 

@@ -1,0 +1,62 @@
+"""The map picture a result mail carries, and the picture of any phase for ``GET MAP``.
+
+A result mail carries the PNG of the new position with the phase's orders (issue 9), unless
+the game's master turned pictures off for the game (``Game.pictures``) or the reader turned
+them off for themself (``Player.pictures``, ``SET NOPICTURES``); the text part is the same
+either way, so mapping tools read it unchanged. The picture of a past phase is drawn again
+from its record (the position before it and its stored orders, adjudicated again: the engine
+is a pure function), of the current phase from the position alone.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ..engine import Adjudication, Position, adjudicate
+from ..engine.phase import Phase, PhaseError
+from ..render.pictures import phase_picture
+from ..store.games import Player, phase_records
+from ..store.mail import File
+from .view import GameView, entries_from_json
+
+PNG = "image/png"
+
+
+def picture_file(view: GameView, position: Position, adjudication: Adjudication | None) -> File:
+    """The PNG of ``position`` (before the phase) with ``adjudication``'s orders, as a file
+    to attach: ``<game>-<phase>.png``."""
+    picture = phase_picture(view.map, position, adjudication, game=view.name, calendar=view.board.rules.calendar)
+    return File(f"{view.name}-{position.phase.code}.png", PNG, picture.png)
+
+
+def wants_pictures(view: GameView, reader: Player) -> bool:
+    return view.game.pictures and reader.pictures
+
+
+class PhaseUnknown(LookupError):
+    """``GET MAP`` of a phase the game has not played; the message is for the sender."""
+
+
+def phase_file(session: Session, view: GameView, code: str | None) -> File:
+    """The picture of phase ``code`` of the game (``S1901M`` or ``spring 1901 movement``), or
+    of its current position when ``code`` is None or the current phase."""
+    wanted = _phase_code(code) if code else None
+    if wanted is None or (view.started and wanted == view.phase.code and not _played(session, view, wanted)):
+        return picture_file(view, view.position, None)
+    for record in reversed(phase_records(session, view.game)):
+        if record.phase == wanted:
+            position = Position.from_json(view.map, record.position)
+            orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
+            return picture_file(view, position, adjudicate(view.board, position, orders))
+    raise PhaseUnknown(f"Game '{view.name}' has not played the phase {code}; LIST {view.name} shows where it is.")
+
+
+def _played(session: Session, view: GameView, code: str) -> bool:
+    return any(r.phase == code for r in phase_records(session, view.game))
+
+
+def _phase_code(text: str) -> str:
+    try:
+        return Phase.parse(text).code
+    except PhaseError:
+        raise PhaseUnknown(f"Cannot read the phase {text!r}: write it like S1901M or Spring 1901 Movement.") from None
