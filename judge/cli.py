@@ -29,11 +29,9 @@ def cmd_datc(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from .machine import run
+    from .machine import stream
 
-    for line in run(sys.stdin):
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+    stream(sys.stdin.buffer, sys.stdout)
     return 0
 
 

@@ -199,6 +199,9 @@ class Movement:
     # -- static analysis ------------------------------------------------------------
     def _prepare(self) -> None:
         order, units = self.order, self.units
+        convoys: list[tuple[str, Convoy]] = []
+        supports: list[tuple[str, Support]] = []
+        others: list[str] = []  # holds, convoys and supports: decided early if not attacked
         for prov, o in order.items():
             if isinstance(o, Move):
                 d = province_of(o.dest)
@@ -206,56 +209,32 @@ class Movement:
                 self.movers_to.setdefault(d, []).append(prov)
                 if o.via is not None and o.via in self.route_rules:
                     self.variant[prov] = self.route_rules[o.via]
-        own_convoys: set[tuple[str, str]] = set()
-        any_convoys: set[tuple[str, str]] = set()
-        for o in order.values():
+                continue
+            others.append(prov)
             if isinstance(o, Convoy):
-                army = units.get(o.target)
-                if army is not None:
-                    any_convoys.add((o.target, o.dest))
-                    if army.power == o.unit.power:
-                        own_convoys.add((o.target, o.dest))
-        for prov, d in self.dest.items():
-            o = order[prov]
-            assert isinstance(o, Move)
-            if o.unit.type != ARMY or o.via is not None:
-                self.convoy[prov] = False
-            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
-                self.convoy[prov] = True
-            else:
-                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
-                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
-                    self.fallback.add(prov)
-        for prov, o in order.items():
-            if isinstance(o, Convoy):
-                if self.convoy.get(o.target) and self.dest.get(o.target) == o.dest:
-                    self.convoyers.setdefault(o.target, []).append(prov)
-                else:
-                    self.void.add(prov)
+                convoys.append((prov, o))
             elif isinstance(o, Support):
-                target = order.get(o.target)
-                if target is None:
-                    ok = False
-                elif o.dest is None:
-                    ok = not isinstance(target, Move)
-                elif isinstance(target, Move) and self.dest[o.target] == o.dest:
-                    # DATC 6.B.9: a support naming a coast supports the move to that coast only
-                    coasts = o.target_dest is not None and "/" in o.target_dest and "/" in target.dest
-                    ok = not coasts or o.target_dest == target.dest
-                else:
-                    ok = False
-                if ok:
-                    route = self.variant.get(o.target)
-                    if route is None or route.support_adds(self, o.target, prov):
-                        self.supporters.setdefault(o.target, []).append(prov)
-                else:
-                    self.void.add(prov)
-                if ok:
-                    for via_route in self.route_rules.values():
-                        if via_route.carries_support(self, prov):
-                            self.support_route[prov] = via_route
+                supports.append((prov, o))
+        self._convoy_intents(convoys)
+        for prov, c in convoys:
+            if self.convoy.get(c.target) and self.dest.get(c.target) == c.dest:
+                self.convoyers.setdefault(c.target, []).append(prov)
+            else:
+                self.void.add(prov)
+        for prov, s in supports:
+            self._match_support(prov, s)
         for prov in self.void:
             self.state[prov], self.result[prov] = RESOLVED, False
+        for prov in others:
+            # nothing moves against it: a hold or convoy stays, a support is given (not cut,
+            # not dislodged), whatever else happens
+            if prov not in self.movers_to and prov not in self.state and prov not in self.support_route:
+                self.state[prov], self.result[prov] = RESOLVED, True
+        if not self.variant:
+            for prov, d in self.dest.items():
+                # the only move into an empty province, over land: nothing can stop it
+                if d not in units and len(self.movers_to[d]) == 1 and not self.convoy[prov]:
+                    self.state[prov], self.result[prov] = RESOLVED, True
         for prov, d in self.dest.items():
             if self.dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
                 continue
@@ -269,6 +248,52 @@ class Movement:
                     f for f in fleets
                     if not connected(self.map, units, prov, self.dest[prov], [g for g in fleets if g != f])
                 )
+
+    def _convoy_intents(self, convoys: list[tuple[str, Convoy]]) -> None:
+        """Which movers go by convoy: armies to a province they do not border, and armies
+        to one they border as DATC 4.A.3 (the board's ``adjacent_convoy``) says."""
+        own_convoys: set[tuple[str, str]] = set()
+        any_convoys: set[tuple[str, str]] = set()
+        for _, c in convoys:
+            army = self.units.get(c.target)
+            if army is not None:
+                any_convoys.add((c.target, c.dest))
+                if army.power == c.unit.power:
+                    own_convoys.add((c.target, c.dest))
+        for prov, d in self.dest.items():
+            o = self.order[prov]
+            assert isinstance(o, Move)
+            if o.unit.type != ARMY or o.via is not None:
+                self.convoy[prov] = False
+            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
+                self.convoy[prov] = True
+            else:
+                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
+                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
+                    self.fallback.add(prov)
+
+    def _match_support(self, prov: str, o: Support) -> None:
+        """A support counts for the order it matches, else it is void."""
+        target = self.order.get(o.target)
+        if target is None:
+            ok = False
+        elif o.dest is None:
+            ok = not isinstance(target, Move)
+        elif isinstance(target, Move) and self.dest[o.target] == o.dest:
+            # DATC 6.B.9: a support naming a coast supports the move to that coast only
+            coasts = o.target_dest is not None and "/" in o.target_dest and "/" in target.dest
+            ok = not coasts or o.target_dest == target.dest
+        else:
+            ok = False
+        if not ok:
+            self.void.add(prov)
+            return
+        route = self.variant.get(o.target)
+        if route is None or route.support_adds(self, o.target, prov):
+            self.supporters.setdefault(o.target, []).append(prov)
+        for via_route in self.route_rules.values():
+            if via_route.carries_support(self, prov):
+                self.support_route[prov] = via_route
 
     def _convoy_intended(
         self, o: Move, prov: str, d: str, own: set[tuple[str, str]], ordered: set[tuple[str, str]]
@@ -403,23 +428,20 @@ class Movement:
     def adjudicate(self, key: str) -> bool:
         o = self.order[key]
         if isinstance(o, Move):
-            return self._move_succeeds(key)
+            return self.move_wins(key)
         if isinstance(o, Support):
             return self._support_given(key, o)
         return not self._dislodged(key)
 
     # -- decisions ------------------------------------------------------------------
-    def _move_succeeds(self, prov: str) -> bool:
-        return self.move_wins(prov)
-
     def move_wins(self, prov: str, *, variant_preventers: bool = True) -> bool:
         """Does the move from ``prov`` beat every contender? Without ``variant_preventers``
         the prevent strength variant movers exert outside their destination is left out
         (the railway asks whether an entrant "would succeed if the army were absent")."""
-        if not self.route_open(prov):
+        attack = self.attack_strength(prov)  # 0 when the route is not open: the move fails
+        if attack == 0:
             return False
         d = self.dest[prov]
-        attack = self.attack_strength(prov)
         opp = self.opponent(prov)
         if opp is not None:
             if attack <= self.defend_strength(opp):

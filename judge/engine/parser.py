@@ -383,6 +383,9 @@ def parse_order(board: Board, position: Position, power: str, text: str) -> Orde
 
 def split_orders(text: str) -> list[str]:
     """The non-blank pieces of ``text`` split on newlines, commas and semicolons."""
+    if "\n" not in text and ";" not in text and "," not in text:  # one order, as tools send them
+        piece = text.strip()
+        return [piece] if piece else []
     return [piece.strip() for piece in SPLIT.split(text) if piece.strip()]
 
 

@@ -28,7 +28,7 @@ from .orders import (
     Waive,
 )
 from .phase import MOVEMENT, RETREAT, Phase
-from .position import Dislodged, Position, Unit
+from .position import Dislodged, Position, Unit, unit_of
 from .results import BOUNCE, CUT, DISLODGED, NO_CONVOY, VOID, Adjudication, OrderResult
 from .retreats import resolve_retreats, retreat_options
 
@@ -55,7 +55,10 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     chosen: dict[str, MovementOrder] = {}
     doubled: dict[str, list[MovementOrder]] = {}
     for o in orders:
-        if not isinstance(o, _MOVEMENT_ORDERS) or on_board.get(o.unit.province) != o.unit:
+        if not isinstance(o, _MOVEMENT_ORDERS):
+            continue
+        there = on_board.get(o.unit.province)
+        if there is not o.unit and there != o.unit:
             continue
         prov = o.unit.province
         if prov in doubled:
@@ -102,7 +105,7 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
         if prov in out.dislodged:
             notes = (*notes, DISLODGED)
         if prov not in doubled or prov in out.dislodged:
-            results.append(OrderResult(order, notes, default=default, stopped=stopped))
+            results.append(OrderResult(order, notes, default, stopped))
 
     units: dict[str, Unit] = {}
     for prov, unit in position.units.items():
@@ -111,9 +114,9 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
         if prov in out.succeeded:
             o = chosen[prov]
             assert isinstance(o, Move)
-            units[out_dest(o)] = Unit(unit.power, unit.type, o.dest)
+            units[out_dest(o)] = unit_of(unit.power, unit.type, o.dest)
         elif prov in out.stopped:  # a variant move that stopped short of its destination
-            units[out.stopped[prov]] = Unit(unit.power, unit.type, out.stopped[prov])
+            units[out.stopped[prov]] = unit_of(unit.power, unit.type, out.stopped[prov])
         else:
             units[prov] = unit
     dislodged: list[Dislodged] = []
