@@ -33,6 +33,7 @@ import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
+from typing import IO
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -84,9 +85,9 @@ class Run:
         self.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _feed(stream, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
-    for line in lines:
-        stream.write(line + "\n")
+def _feed(stream: IO[str], lines: list[str]) -> None:
+    """Write the lines as a tool streaming a file would, and close the input."""
+    stream.write("".join(line + "\n" for line in lines))
     stream.close()
 
 

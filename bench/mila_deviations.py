@@ -19,6 +19,12 @@ contract, and read in its ``engine/game.py``:
 - ``own_support_disrupts`` (DATC 6.F.4 with 6.D.13): an attack on a convoying fleet that a
   support of the fleet's own power makes the strongest disrupts the convoy, although that
   support cannot dislodge the fleet (``_check_disruptions`` compares whole strengths).
+- ``paradox_guess`` (DATC 6.F.5, 6.F.14-6.F.25): a convoy is taken for disrupted where
+  MILA's shortcuts guess a paradox: a chain of supports from the convoy's destination that
+  ends in a support of a convoying fleet, or a convoying fleet attacked in a beleaguered
+  garrison when the unit in the convoy's destination moves or supports into the fleet's
+  sea (``_detect_paradox`` and the beleaguered-garrison test in ``_check_disruptions``),
+  though no decision depends on the convoy: a beleaguered convoy is not disrupted.
 - ``support_coast`` (DATC 4.B.4, case 6.B.9): a support naming a coast the move does not
   take still counts. The bench's phases never name a coast in a support.
 
@@ -29,6 +35,7 @@ that explains it (:func:`explain`); any other is reported as unexplained.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,7 +48,7 @@ from judge.machine import handle, read_orders
 Request = dict[str, Any]
 Response = dict[str, Any]
 
-KNOWN = ("fallback", "retreats", "via_own_support", "own_support_disrupts", "support_coast")
+KNOWN = ("fallback", "retreats", "via_own_support", "own_support_disrupts", "paradox_guess", "support_coast")
 _MOVE = re.compile(r"^A (\w+) - (\w+)( via convoy)?$")
 _CONVOY = re.compile(r"^F (\w+) C A (\w+) - (\w+)$")
 
@@ -131,48 +138,107 @@ def _without_fallback(board: Board, request: Request) -> Request:
     return {**request, "orders": orders}
 
 
-def _via_own_support(board: Board, request: Request) -> bool:
-    """A move written via convoy into a province held by a power that supports it."""
+def _convoys(request: Request) -> dict[str, tuple[str, str]]:
+    """Convoying fleet -> (army, destination), from the convoy orders."""
+    return {c.group(1): (c.group(2), c.group(3))
+            for lines in request["orders"].values() for line in lines if (c := _CONVOY.match(line))}
+
+
+def _via_own_support(board: Board, request: Request) -> set[str]:
+    """Moves written via convoy into a province held by a power that supports them: their
+    origins and destinations."""
     held = {u.split()[1]: p for p, us in request["units"].items() for u in us}
+    found: set[str] = set()
     for lines in request["orders"].values():
         for line in lines:
             mv = _MOVE.match(line)
             if mv and mv.group(3) and mv.group(2) in held:
-                owner = held[mv.group(2)]
                 support = re.compile(rf"^[AF] \w+ S A {mv.group(1)} - {mv.group(2)}$")
-                if any(support.match(x) for x in request["orders"].get(owner, ())):
-                    return True
-    return False
+                if any(support.match(x) for x in request["orders"].get(held[mv.group(2)], ())):
+                    found |= {mv.group(1), mv.group(2)}
+    return found
 
 
-def _own_support_disrupts(board: Board, request: Request) -> bool:
-    """An attack on a convoying fleet supported by a unit of the fleet's own power."""
+def _own_support_disrupts(board: Board, request: Request) -> set[tuple[str, str]]:
+    """Convoys (army, destination) whose fleet is attacked with the support of a unit of
+    the fleet's own power."""
     held = {u.split()[1]: p for p, us in request["units"].items() for u in us}
-    convoying = {c.group(1) for lines in request["orders"].values() for line in lines if (c := _CONVOY.match(line))}
+    convoys = _convoys(request)
+    found: set[tuple[str, str]] = set()
     for power, lines in request["orders"].items():
         for line in lines:
-            s = re.match(r"^[AF] \w+ S [AF] (\w+) - (\w+)$", line)
-            if s and s.group(2) in convoying and held.get(s.group(2)) == power:
-                return True
-    return False
+            s = re.match(r"^[AF] \w+ S [AF] \w+ - (\w+)$", line)
+            if s and s.group(1) in convoys and held.get(s.group(1)) == power:
+                found.add(convoys[s.group(1)])
+    return found
 
 
-Check = Callable[[Board, Request], bool]
-_TRIGGERS: Mapping[str, Check] = {"via_own_support": _via_own_support, "own_support_disrupts": _own_support_disrupts}
+def _paradox_guess(board: Board, request: Request) -> set[tuple[str, str]]:
+    """Convoys (army, destination) MILA's paradox shortcuts take for disrupted: from the
+    destination a chain of supports (each followed to the province it names last) ends in a
+    support of a convoying fleet, or the unit there moves or supports into a convoying
+    fleet's sea attacked twice or more."""
+    orders = {line.split()[1]: line.lower().split() for lines in request["orders"].values() for line in lines}
+    attacks: Counter[str] = Counter(w[3] for w in orders.values() if len(w) == 4 and w[2] == "-")
+    found: set[tuple[str, str]] = set()
+    for fleet, (army, dest) in _convoys(request).items():
+        here, seen = orders.get(dest), set()
+        if here is not None and here[-1] == fleet and here[2] in ("-", "s") and attacks[fleet] >= 2:
+            found.add((army, dest))  # the beleaguered garrison with the destination taking part
+        while here is not None and here[1] not in seen:
+            seen.add(here[1])
+            if here[2] == "s" and here[-3:] == ["s", "f", fleet]:
+                found.add((army, dest))
+            if here[2] not in ("s", "c"):
+                break
+            here = orders.get(here[-1].split("/")[0])
+    return found
+
+
+def _without_convoys(request: Request, convoys: set[tuple[str, str]]) -> Request:
+    """The request with those convoys disrupted as MILA disrupts them: the army and its
+    convoying fleets hold."""
+    def keep(line: str) -> str:
+        words = line.split()
+        mv, c = _MOVE.match(line), _CONVOY.match(line)
+        if mv and (mv.group(1), mv.group(2)) in convoys or c and (c.group(2), c.group(3)) in convoys:
+            return f"{words[0]} {words[1]} H"
+        return line
+    return {**request, "orders": {p: [keep(x) for x in lines] for p, lines in request["orders"].items()}}
+
+
+def _differing(ours: Response, mila: Response) -> set[str]:
+    """The provinces where the two next positions differ."""
+    our_units, our_dis = _positions(ours)
+    their_units, their_dis = _positions(mila)
+    changed = {u for _, u in our_units ^ their_units} | {u for _, u in our_dis.keys() ^ their_dis.keys()}
+    return {province_of(u.split()[1]) for u in changed}
+
+
+Disruption = Callable[[Board, Request], "set[tuple[str, str]]"]
+_DISRUPTIONS: Mapping[str, Disruption] = {"own_support_disrupts": _own_support_disrupts, "paradox_guess": _paradox_guess}
 
 
 def explain(board: Board, request: Request, ours: Response, mila: Response) -> str | None:
-    """The known deviation that accounts for MILA's answer differing from ours, or None."""
+    """The known deviation that accounts for MILA's answer differing from ours, or None.
+    Where the deviation can be played (``fallback``, the disrupted convoys) the request is
+    rewritten as MILA reads it and our answer to that must be MILA's; ``via_own_support``,
+    which no rewriting plays, must apply where the answers differ."""
     convoyed = _convoyed_dislodgements(board, request)
     if same(ours, mila, ignore_retreats_of=convoyed):
         return "retreats"
-    emulated = _without_fallback(board, request)
-    if emulated != request:
-        again = handle(emulated)
-        if same(again, mila, ignore_retreats_of=convoyed | _convoyed_dislodgements(board, emulated)):
-            return "fallback"
-    for name, trigger in _TRIGGERS.items():
-        if trigger(board, request):
-            return name
-    return None
 
+    def played(emulated: Request) -> bool:
+        again = handle(emulated)
+        return same(again, mila, ignore_retreats_of=convoyed | _convoyed_dislodgements(board, emulated))
+
+    emulated = _without_fallback(board, request)
+    if emulated != request and played(emulated):
+        return "fallback"
+    for name, disrupted in _DISRUPTIONS.items():
+        convoys = disrupted(board, request)
+        if convoys and played(_without_convoys(request, convoys)):
+            return name
+    if _via_own_support(board, request) & _differing(ours, mila):
+        return "via_own_support"
+    return None

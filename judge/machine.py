@@ -94,7 +94,7 @@ def handle(request: Any) -> dict[str, Any]:
     result = adjudicate(board, position, orders)
     response: dict[str, Any] = {
         "results": [
-            {"power": r.power, "order": describe(m, r.order), "outcome": r.outcome} for r in result.results
+            {"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)} for r in result.results
         ],
         "next": result.next.to_json(m),
         "errors": errors,

@@ -172,7 +172,7 @@ class Movement:
     def __init__(self, board: Board, position: Position, orders: Mapping[str, MovementOrder]) -> None:
         self.map = board.map
         self.datc = board.datc
-        self.units: Mapping[str, Unit] = position.units
+        self.units: dict[str, Unit] = dict(position.units)  # read thousands of times: a plain dict
         self.route_rules = {via: as_route(rule) for via, rule in board.rules.route_rules.items()}
         self.order: dict[str, MovementOrder] = {
             prov: orders.get(prov) or Hold(unit) for prov, unit in position.units.items()
@@ -189,7 +189,9 @@ class Movement:
         self.head_to_head: dict[str, str] = {}
         self.head_to_head_by_land: dict[str, str] = {}  # pairs that fight if fallback movers go by land
         self.needed: dict[str, frozenset[str]] = {}  # army -> fleets its convoy cannot do without
+        self.supports: list[str] = []  # provinces of the units ordered to support
         self.paradox_held: set[str] = set()
+        self.routes_decided: dict[str, bool] = {}  # convoyed mover -> its live route, once decided
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
         self.deps: list[str] = []
@@ -215,6 +217,7 @@ class Movement:
                 convoys.append((prov, o))
             elif isinstance(o, Support):
                 supports.append((prov, o))
+        self.supports = [prov for prov, _ in supports]
         self._convoy_intents(convoys)
         for prov, c in convoys:
             if self.convoy.get(c.target) and self.dest.get(c.target) == c.dest:
@@ -267,6 +270,8 @@ class Movement:
                 self.convoy[prov] = False
             elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
                 self.convoy[prov] = True
+            elif not o.via_convoy and (prov, d) not in any_convoys:
+                self.convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
             else:
                 self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
                 if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
@@ -402,6 +407,7 @@ class Movement:
         if fleets:
             # Szykman (DATC 4.A.2): the convoying fleets of the paradox hold.
             self.paradox_held.update(fleets)
+            self.routes_decided.clear()  # the held fleets no longer carry
         else:
             for k in cycle:
                 if k in self.dest:
@@ -417,11 +423,12 @@ class Movement:
         scores: dict[bool, tuple[int, int, int]] = {}
         for answer in (True, False):
             state, result, deps, held = dict(self.state), dict(self.result), list(self.deps), set(self.paradox_held)
+            routes = dict(self.routes_decided)
             self.result[key], self.state[key] = answer, RESOLVED
             arrive = sum(self.resolve(p) for p in movers)
             leave = sum(self.leaves(p) for p in movers)
             scores[answer] = (arrive, leave, sum(self.route_open(p) for p in movers))
-            self.state, self.result, self.paradox_held = state, result, held
+            self.state, self.result, self.paradox_held, self.routes_decided = state, result, held, routes
             self.deps[:] = deps  # in place: the resolve() frames below hold this list
         return scores[True] >= scores[False]
 
@@ -528,11 +535,21 @@ class Movement:
         """Is there a chain of convoying fleets (not held by a paradox) from ``prov`` to its
         destination? With ``live`` the chain must hold: by default (DATC 4.A.1) one chain of
         fleets that are not dislodged is enough; with ``one_route`` no fleet on any chain may
-        be dislodged. A written path (4.A.6 ``binding``, ``required``) is the only chain."""
+        be dislodged. A written path (4.A.6 ``binding``, ``required``) is the only chain.
+        A live answer is kept once every fleet it read is decided."""
         fleets = self.convoyers.get(prov)
         if not fleets:
             return False
+        if live and prov in self.routes_decided:
+            return self.routes_decided[prov]
         usable = [f for f in fleets if f not in self.paradox_held]
+        found = self._chain(prov, usable, live=live)
+        if live and all(self.state.get(f) == RESOLVED for f in usable):
+            self.routes_decided[prov] = found
+        return found
+
+    def _chain(self, prov: str, usable: list[str], *, live: bool) -> bool:
+        """The search of :meth:`convoy_path` over the ``usable`` fleets."""
         o = self.order[prov]
         assert isinstance(o, Move)
         m, units, dest = self.map, self.units, self.dest[prov]
@@ -622,16 +639,14 @@ class Movement:
                 variant_bounce.add(prov)
         variant_void |= {p for p, r in self.support_route.items() if not r.support_open(self, p)}
         dislodged: dict[str, str] = {}
-        for prov in self.order:
-            if prov in succeeded or prov in stopped:
-                continue
-            for attacker in self.movers_to.get(prov, ()):
-                if attacker in succeeded:
-                    dislodged[prov] = attacker
+        for prov, movers in self.movers_to.items():
+            if prov in self.units and prov not in succeeded and prov not in stopped:
+                for attacker in movers:
+                    if attacker in succeeded:
+                        dislodged[prov] = attacker
         cut = frozenset(
-            p for p, o in self.order.items()
-            if isinstance(o, Support) and p not in self.void and p not in variant_void and not self.result[p]
-            and p not in dislodged
+            p for p in self.supports
+            if p not in self.void and p not in variant_void and not self.result[p] and p not in dislodged
         )
         no_route = frozenset(
             p for p in self.dest
@@ -648,7 +663,7 @@ class Movement:
         return MovementOutcome(
             succeeded=succeeded,
             dislodged=dislodged,
-            by_convoy=frozenset(p for p in self.convoy if self.by_convoy(p)),
+            by_convoy=frozenset(p for p, c in self.convoy.items() if c and self.by_convoy(p)),
             void=frozenset(self.void | self.paradox_held | variant_void),
             cut=cut,
             no_route=no_route,

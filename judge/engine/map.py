@@ -118,7 +118,7 @@ class Map:
         found: dict[str, Power] = {}
         for p in reversed(self.powers):  # the first power wins a name two share
             found.update({p.name.lower(): p, p.adjective.lower(): p, p.letter.lower(): p})
-        self._power_words: Mapping[str, Power] = MappingProxyType(found)
+        self._power_words: dict[str, Power] = found
         # every location a unit may name (provinces and the coasts of split ones), to its province
         self.province_at: Mapping[str, str] = MappingProxyType({
             loc: p.abbr for p in self.provinces.values() for loc in (p.abbr, *(f"{p.abbr}/{c}" for c in p.coasts))
@@ -133,17 +133,18 @@ class Map:
         self.water_near: Mapping[str, frozenset[str]] = MappingProxyType({p: frozenset(v) for p, v in water.items()})
         self.shores: frozenset[str] = frozenset(water)
         # where each unit type may stand (can_hold)
-        self._stands: Mapping[str, frozenset[str]] = MappingProxyType({
+        self._stands: dict[str, frozenset[str]] = {
             ARMY: frozenset(p.abbr for p in self.provinces.values() if p.holds_armies),
             FLEET: frozenset(loc for p in self.provinces.values() for loc in self.fleet_locations(p.abbr)),
-        })
+        }
         # the names players read, by location, plain and with the article of a sea
-        self._names: Mapping[tuple[str, bool], str] = MappingProxyType({
-            (loc, article): self._location_name(loc, article)
-            for prov in self.provinces.values()
-            for loc in (prov.abbr, *(f"{prov.abbr}/{c}" for c in prov.coasts))
-            for article in (False, True)
-        })
+        self._names: tuple[dict[str, str], dict[str, str]] = (
+            {loc: self._location_name(loc, False) for loc in self.province_at},
+            {loc: self._location_name(loc, True) for loc in self.province_at},
+        )
+        self._unit_names: dict[tuple[str, str], str] = {
+            (t, loc): f"{UNIT_NAMES[t]} {name}" for t in (ARMY, FLEET) for loc, name in self._names[False].items()
+        }
         self.supply_centres: tuple[str, ...] = tuple(
             sorted(p.abbr for p in self.provinces.values() if p.supply)
         )
@@ -216,8 +217,13 @@ class Map:
     def location_name(self, location: str, *, article: bool = False) -> str:
         """The full name players read: ``St Petersburg (south coast)``; with ``article``
         a sea takes "the" (``the North Sea``)."""
-        name = self._names.get((location, article))
+        name = self._names[article].get(location)
         return name if name is not None else self._location_name(location, article)
+
+    def unit_name(self, unit_type: str, location: str) -> str:
+        """A unit as players read it: ``Army Berlin``, ``Fleet St Petersburg (south coast)``."""
+        name = self._unit_names.get((unit_type, location))
+        return name if name is not None else f"{UNIT_NAMES[unit_type]} {self.location_name(location)}"
 
     def _location_name(self, location: str, article: bool) -> str:
         prov = self.provinces[province_of(location)]

@@ -21,7 +21,7 @@ CANAL_NAME = "Suez Canal"
 def describe_unit(m: Map, unit: Unit, *, article: bool = False) -> str:
     """``Army Berlin``; with ``article``: ``the French Fleet in the Ionian Sea``."""
     if not article:
-        return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
+        return m.unit_name(unit.type, unit.location)
     return f"the {adjective(m, unit.power)} {UNIT_NAMES[unit.type]} in {m.location_name(unit.location, article=True)}"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -171,13 +171,23 @@ def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[An
 
 def parse_unit(m: Map, power: str, text: str) -> Unit:
     """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map."""
-    parts = text.split()
-    if len(parts) != 2 or parts[0] not in _TYPES:
+    read = _read_unit(text)
+    if read is None:
         raise PositionError(f"cannot read the unit {text!r}; write it like 'F stp/sc'")
-    utype, loc = _TYPES[parts[0]], parts[1].lower()
+    utype, loc = read
     if not m.can_hold(utype, loc):
         raise PositionError(f"{power}: a {'fleet' if utype == FLEET else 'army'} cannot stand on {loc!r}")
     return unit_of(power, utype, loc)
 
 
 _TYPES = {"A": ARMY, "a": ARMY, "F": FLEET, "f": FLEET}
+
+
+@lru_cache(maxsize=4096)
+def _read_unit(text: str) -> tuple[str, str] | None:
+    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place. (The
+    same few hundred texts come in every line a tool sends.)"""
+    parts = text.split()
+    if len(parts) != 2 or parts[0] not in _TYPES:
+        return None
+    return _TYPES[parts[0]], parts[1].lower()

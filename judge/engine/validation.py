@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .convoys import ConvoyReach
-from .map import ARMY, FLEET, UNIT_NAMES, Map, province_of
+from .map import ARMY, FLEET, Map, province_of
+from .notation import describe_unit
 from .orders import Build, Convoy, Disband, Hold, Move, Order, OrderError, Remove, Retreat, Support, Waive
 from .phase import ADJUSTMENT, MOVEMENT, RETREAT
 from .position import Position, Unit
@@ -34,10 +35,6 @@ _PHASE_OF = {
     Build: ADJUSTMENT, Remove: ADJUSTMENT, Waive: ADJUSTMENT,
 }
 _PHASE_WORDS = {MOVEMENT: "movement", RETREAT: "retreat", ADJUSTMENT: "adjustment"}
-
-
-def _name(m: Map, unit: Unit) -> str:
-    return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
 
 
 def _place(m: Map, province: str) -> str:
@@ -62,13 +59,13 @@ def _check_unit(m: Map, position: Position, unit: Unit, *, dislodged: bool = Fal
         raise OrderError(f"No dislodged unit in {where}." if dislodged else f"No unit in {where}.")
     if there.power != unit.power:
         raise OrderError(f"The unit in {where} is not yours.")
-    raise OrderError(f"The unit in {where} is {_name(m, there)}, not {_name(m, unit)}.")
+    raise OrderError(f"The unit in {where} is {describe_unit(m, there)}, not {describe_unit(m, unit)}.")
 
 
 def _check_retreat(m: Map, position: Position, order: Retreat) -> None:
     entry = position.dislodged[order.unit.province]
     if order.dest not in entry.retreats:
-        me = _name(m, order.unit)
+        me = describe_unit(m, order.unit)
         if not entry.retreats:
             raise OrderError(f"{me} cannot retreat anywhere; it can only disband.")
         options = " or ".join(m.location_name(r) for r in entry.retreats)
@@ -106,7 +103,8 @@ class Legality:
                 f"That is {article} {word} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
             )
         if isinstance(order, (Hold, Move, Support, Convoy)):
-            _check_unit(m, position, order.unit)
+            if position.units.get(order.unit.province) is not order.unit:  # else: the very unit
+                _check_unit(m, position, order.unit)
             if isinstance(order, Move):
                 self._move(order)
             elif isinstance(order, Support):
@@ -144,7 +142,6 @@ class Legality:
             dest in m.army_adj.get(unit.location, ())
         ):
             return
-        me = _name(m, unit)
         if order.via is not None:
             # a variant route (Colonial's railway): its rule module says what is legal
             check = self.board.rules.move_checks.get(order.via)
@@ -153,49 +150,48 @@ class Legality:
             check(m, self.position, order)
             return
         if province_of(dest) == unit.province:
-            raise OrderError(f"{me} cannot move to its own province.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot move to its own province.")
         if province_of(dest) not in m.provinces:
             raise OrderError(f"Unknown destination {dest!r}.")
         if unit.type == FLEET:
             if order.route or order.via_convoy:
-                raise OrderError(f"{me} is a fleet; only armies are convoyed.")
+                raise OrderError(f"{describe_unit(m, unit)} is a fleet; only armies are convoyed.")
             if not m.adjacent(FLEET, unit.location, dest) and not self._variant_route(order):
-                raise OrderError(f"{me} cannot move to {m.location_name(dest)}.")
+                raise OrderError(f"{describe_unit(m, unit)} cannot move to {m.location_name(dest)}.")
             return
         target = m.provinces[province_of(dest)]
         if not target.holds_armies:
-            raise OrderError(f"{me} cannot move to {target.name}.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot move to {target.name}.")
         for step in order.route:
             if not _water(m, step):
-                raise OrderError(f"{me} cannot be convoyed through {_place(m, step)}: it is not a sea.")
+                raise OrderError(f"{describe_unit(m, unit)} cannot be convoyed through {_place(m, step)}: it is not a sea.")
         if not self._army_can_reach(unit.location, target.abbr) and not self._variant_route(order):
             raise OrderError(
-                f"{me} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
+                f"{describe_unit(m, unit)} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
             )
 
     def _support(self, order: Support) -> None:
         m, position = self.map, self.position
         unit = order.unit
-        me = _name(m, unit)
         goal = order.target if order.dest is None else order.dest
         if order.target not in m.provinces or goal not in m.provinces:
-            raise OrderError(f"{me} cannot support a unit that is not on the map.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support a unit that is not on the map.")
         if goal == unit.province:
-            raise OrderError(f"{me} cannot support a unit into its own province.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support a unit into its own province.")
         if order.target == unit.province:
-            raise OrderError(f"{me} cannot support itself.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support itself.")
         checks = self.board.rules.support_checks
         if checks and any(accepts(m, position, order) for accepts in checks):
             return  # a variant's own use of a support order (the Suez Canal's permission)
         if not m.reaches(unit.type, unit.location, goal):
-            raise OrderError(f"{me} cannot support into {_place(m, goal)}: it cannot move there.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support into {_place(m, goal)}: it cannot move there.")
         other = position.units.get(order.target)
         if other is None:
-            raise OrderError(f"{me} cannot support: there is no unit in {m.location_name(order.target, article=True)}.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support: there is no unit in {m.location_name(order.target, article=True)}.")
         if order.dest is None:
             return
         if order.dest == order.target:
-            raise OrderError(f"{me} cannot support {_name(m, other)} to move to its own province.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support {describe_unit(m, other)} to move to its own province.")
         if other.type == FLEET:
             ok = m.reaches(FLEET, other.location, order.dest)
         else:
@@ -203,7 +199,7 @@ class Legality:
         if not ok:
             ok = self._variant_route(Move(other, order.dest), quiet=True)
         if not ok:
-            raise OrderError(f"{me} cannot support {_name(m, other)} to {_place(m, order.dest)}: it cannot get there.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot support {describe_unit(m, other)} to {_place(m, order.dest)}: it cannot get there.")
 
     def _variant_route(self, order: Move, *, quiet: bool = False) -> bool:
         """True if a variant route (``Ruleset.alt_routes``) carries this plain move where the
@@ -227,30 +223,29 @@ class Legality:
     def _convoy(self, order: Convoy) -> None:
         m = self.map
         unit = order.unit
-        me = _name(m, unit)
         if unit.type != FLEET:
-            raise OrderError(f"{me} is an army; only fleets convoy.")
+            raise OrderError(f"{describe_unit(m, unit)} is an army; only fleets convoy.")
         if not _water(m, unit.province):
-            raise OrderError(f"{me} is not at sea, so it cannot convoy.")
+            raise OrderError(f"{describe_unit(m, unit)} is not at sea, so it cannot convoy.")
         if order.target not in m.provinces or order.dest not in m.provinces:
-            raise OrderError(f"{me} cannot convoy a unit that is not on the map.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy a unit that is not on the map.")
         other = self.position.units.get(order.target)
         if other is None:
-            raise OrderError(f"{me} cannot convoy: there is no unit in {m.location_name(order.target, article=True)}.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy: there is no unit in {m.location_name(order.target, article=True)}.")
         if other.type != ARMY:
-            raise OrderError(f"{me} cannot convoy {_name(m, other)}: only armies are convoyed.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)}: only armies are convoyed.")
         if order.dest == order.target:
-            raise OrderError(f"{me} cannot convoy {_name(m, other)} to its own province.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)} to its own province.")
         dest = m.provinces[order.dest]
         if not dest.holds_armies or order.dest not in m.shores:
-            raise OrderError(f"{me} cannot convoy an army to {dest.name}.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy an army to {dest.name}.")
         if order.target not in m.shores:
-            raise OrderError(f"{me} cannot convoy {_name(m, other)}: it is not on a coast.")
+            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)}: it is not on a coast.")
         near = m.fleet_reach.get(unit.location, frozenset())
         alone = order.target in near and order.dest in near  # a chain of this fleet alone
         if not alone and unit.province not in self.convoys.route_fleets(order.target, order.dest):
             raise OrderError(
-                f"{me} cannot convoy {_name(m, other)} to {dest.name}: it is not on a convoy route there."
+                f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)} to {dest.name}: it is not on a convoy route there."
             )
 
     # -- adjustments --------------------------------------------------------------------
