@@ -7,8 +7,9 @@ Run: ``python bench/adjudicate_contract.py [--phases 2000] [--seed 1] [--rounds 
    chains, supports, broken and illegal orders), written as JSON Lines.
 2. Each engine is a real subprocess fed the file on standard input: ``python -m judge.cli
    adjudicate`` and, where MILA's ``diplomacy`` package is installed (``pip install
-   diplomacy``, the ``bench`` extra), ``bench/mila_contract.py``; runs alternate, ``--rounds``
-   each. A warm-up line goes first, so that the rate is counted from its answer to the last
+   diplomacy``, the ``bench`` extra), ``bench/mila_contract.py`` twice: with one ``Game``
+   reused (its fastest correct use) and with a fresh ``Game`` per line; runs alternate,
+   ``--rounds`` each. A warm-up line goes first, so that the rate is counted from its answer to the last
    answer: start-up and imports are left out (both are also printed). The rate is given in
    wall-clock time (best round) and in the child's processor time (its CPU seconds less
    those of a run of the warm-up line alone), which other load on the machine disturbs less.
@@ -55,6 +56,7 @@ else:
 
 OURS = [sys.executable, "-m", "judge.cli", "adjudicate"]
 MILA = [sys.executable, str(HERE / "mila_contract.py")]
+MILA_FRESH = [*MILA, "--fresh"]
 WARM_UP = json.dumps({"map": "standard", "phase": "S1901M", "units": {"France": ["A par"]},
                       "centres": {"France": ["par"]}, "orders": {"France": ["A par - bur"]}})
 
@@ -102,7 +104,7 @@ def start_cpu(command: list[str]) -> float:
 def rates(path: Path, n: int, rounds: int) -> dict[str, tuple[Run, float]]:
     """Run each engine ``rounds`` times, alternating; per engine its fastest run and its
     processor seconds for the phases (its fewest, less those of start-up)."""
-    engines = {"judge": OURS, **({"MILA": MILA} if HAVE_MILA else {})}
+    engines = {"judge": OURS, **({"MILA": MILA, "MILA, a Game per line": MILA_FRESH} if HAVE_MILA else {})}
     runs: dict[str, list[Run]] = {name: [] for name in engines}
     for _ in range(rounds):
         for name, command in engines.items():
@@ -113,8 +115,8 @@ def rates(path: Path, n: int, rounds: int) -> dict[str, tuple[Run, float]]:
         best = min(runs[name], key=lambda r: r.steady)
         cpu = min(r.cpu for r in runs[name]) - start
         out[name] = (best, cpu)
-        print(f"{name:>6}: {n / best.steady:8,.0f} phases/s steady ({1e6 * best.steady / n:6.0f} us/phase wall), "
-              f"{n / cpu:8,.0f} phases/s by processor time ({1e6 * cpu / n:6.0f} us/phase); "
+        print(f"{name}: {n / best.steady:,.0f} phases/s steady ({1e6 * best.steady / n:.0f} us/phase wall), "
+              f"{n / cpu:,.0f} phases/s by processor time ({1e6 * cpu / n:.0f} us/phase); "
               f"whole run {best.total:.2f} s, start-up {start:.2f} s of processor time")
     return out
 
@@ -179,10 +181,12 @@ def main() -> None:
         path.write_text("".join(json.dumps(r) + "\n" for r in requests), encoding="utf-8")
         measured = rates(path, args.phases, args.rounds)
         if HAVE_MILA:
-            (ours, our_cpu), (peer, peer_cpu) = measured["judge"], measured["MILA"]
-            print(f"ratio: judge adjudicate is {peer.steady / ours.steady:.1f}x MILA's rate by wall clock, "
-                  f"{peer_cpu / our_cpu:.1f}x by processor time")
-            lockstep(path, ours.answers, peer.answers)
+            ours, our_cpu = measured["judge"]
+            for name in ("MILA", "MILA, a Game per line"):
+                peer, peer_cpu = measured[name]
+                print(f"ratio to {name}: judge adjudicate is {peer.steady / ours.steady:.1f}x its rate by wall "
+                      f"clock, {peer_cpu / our_cpu:.1f}x by processor time")
+            lockstep(path, ours.answers, measured["MILA"][0].answers)
         else:
             print("MILA diplomacy package not installed: no comparison (pip install diplomacy)")
     memory()

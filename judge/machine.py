@@ -46,7 +46,7 @@ def board_for(request: dict[str, Any]) -> Board:
     if not isinstance(options, dict):
         raise RequestError("options must be an object of option names and values")
     try:
-        return _board(str(request.get("map", "standard")), json.dumps(options, sort_keys=True))
+        return _board(str(request.get("map", "standard")), json.dumps(options, sort_keys=True) if options else "{}")
     except KeyError as exc:
         raise RequestError(str(exc.args[0])) from None
     except OptionError as exc:
@@ -104,7 +104,7 @@ def handle(request: Any) -> dict[str, Any]:
     return response
 
 
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode  # responses hold no cycles
+_encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cycles
 
 
 def run(lines: Iterable[str]) -> Iterator[str]:

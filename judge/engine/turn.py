@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .adjudicator import Movement, MovementOutcome, VariantParadox
+from .adjudicator import Movement, MovementOutcome
 from .adjustments import adjustments_due, resolve_adjustments
 from .board import Board
 from .map import Map
@@ -31,6 +31,7 @@ from .phase import MOVEMENT, RETREAT, Phase
 from .position import Dislodged, Position, Unit, unit_of
 from .results import BOUNCE, CUT, DISLODGED, NO_CONVOY, VOID, Adjudication, OrderResult
 from .retreats import resolve_retreats, retreat_options
+from .routes import VariantParadox
 
 
 def adjudicate(board: Board, position: Position, orders: Iterable[Order]) -> Adjudication:

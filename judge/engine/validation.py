@@ -41,6 +41,11 @@ def _place(m: Map, province: str) -> str:
     return m.location_name(province)
 
 
+def _refusal(m: Map, unit: Unit, why: str) -> OrderError:
+    """The refusal of an order of ``unit``: ``Army Munich cannot move to North Sea.``"""
+    return OrderError(f"{describe_unit(m, unit)} {why}")
+
+
 def _water(m: Map, province: str) -> bool:
     prov = m.provinces.get(province)
     return prov is not None and prov.is_water
@@ -150,48 +155,48 @@ class Legality:
             check(m, self.position, order)
             return
         if province_of(dest) == unit.province:
-            raise OrderError(f"{describe_unit(m, unit)} cannot move to its own province.")
+            raise _refusal(m, unit, "cannot move to its own province.")
         if province_of(dest) not in m.provinces:
             raise OrderError(f"Unknown destination {dest!r}.")
         if unit.type == FLEET:
             if order.route or order.via_convoy:
-                raise OrderError(f"{describe_unit(m, unit)} is a fleet; only armies are convoyed.")
+                raise _refusal(m, unit, "is a fleet; only armies are convoyed.")
             if not m.adjacent(FLEET, unit.location, dest) and not self._variant_route(order):
-                raise OrderError(f"{describe_unit(m, unit)} cannot move to {m.location_name(dest)}.")
+                raise _refusal(m, unit, f"cannot move to {m.location_name(dest)}.")
             return
         target = m.provinces[province_of(dest)]
         if not target.holds_armies:
-            raise OrderError(f"{describe_unit(m, unit)} cannot move to {target.name}.")
+            raise _refusal(m, unit, f"cannot move to {target.name}.")
         for step in order.route:
             if not _water(m, step):
-                raise OrderError(f"{describe_unit(m, unit)} cannot be convoyed through {_place(m, step)}: it is not a sea.")
+                raise _refusal(m, unit, f"cannot be convoyed through {_place(m, step)}: it is not a sea.")
         if not self._army_can_reach(unit.location, target.abbr) and not self._variant_route(order):
-            raise OrderError(
-                f"{describe_unit(m, unit)} cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand ready to convoy it."
-            )
+            raise _refusal(m, unit, f"cannot move to {_place(m, dest)}: it is not adjacent and no fleets stand "
+                                    "ready to convoy it.")
 
     def _support(self, order: Support) -> None:
         m, position = self.map, self.position
         unit = order.unit
         goal = order.target if order.dest is None else order.dest
         if order.target not in m.provinces or goal not in m.provinces:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support a unit that is not on the map.")
+            raise _refusal(m, unit, "cannot support a unit that is not on the map.")
         if goal == unit.province:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support a unit into its own province.")
+            raise _refusal(m, unit, "cannot support a unit into its own province.")
         if order.target == unit.province:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support itself.")
+            raise _refusal(m, unit, "cannot support itself.")
         checks = self.board.rules.support_checks
         if checks and any(accepts(m, position, order) for accepts in checks):
             return  # a variant's own use of a support order (the Suez Canal's permission)
         if not m.reaches(unit.type, unit.location, goal):
-            raise OrderError(f"{describe_unit(m, unit)} cannot support into {_place(m, goal)}: it cannot move there.")
+            raise _refusal(m, unit, f"cannot support into {_place(m, goal)}: it cannot move there.")
         other = position.units.get(order.target)
         if other is None:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support: there is no unit in {m.location_name(order.target, article=True)}.")
+            where = m.location_name(order.target, article=True)
+            raise _refusal(m, unit, f"cannot support: there is no unit in {where}.")
         if order.dest is None:
             return
         if order.dest == order.target:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support {describe_unit(m, other)} to move to its own province.")
+            raise _refusal(m, unit, f"cannot support {describe_unit(m, other)} to move to its own province.")
         if other.type == FLEET:
             ok = m.reaches(FLEET, other.location, order.dest)
         else:
@@ -199,7 +204,8 @@ class Legality:
         if not ok:
             ok = self._variant_route(Move(other, order.dest), quiet=True)
         if not ok:
-            raise OrderError(f"{describe_unit(m, unit)} cannot support {describe_unit(m, other)} to {_place(m, order.dest)}: it cannot get there.")
+            raise _refusal(m, unit, f"cannot support {describe_unit(m, other)} to {_place(m, order.dest)}: "
+                                    "it cannot get there.")
 
     def _variant_route(self, order: Move, *, quiet: bool = False) -> bool:
         """True if a variant route (``Ruleset.alt_routes``) carries this plain move where the
@@ -224,29 +230,29 @@ class Legality:
         m = self.map
         unit = order.unit
         if unit.type != FLEET:
-            raise OrderError(f"{describe_unit(m, unit)} is an army; only fleets convoy.")
+            raise _refusal(m, unit, "is an army; only fleets convoy.")
         if not _water(m, unit.province):
-            raise OrderError(f"{describe_unit(m, unit)} is not at sea, so it cannot convoy.")
+            raise _refusal(m, unit, "is not at sea, so it cannot convoy.")
         if order.target not in m.provinces or order.dest not in m.provinces:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy a unit that is not on the map.")
+            raise _refusal(m, unit, "cannot convoy a unit that is not on the map.")
         other = self.position.units.get(order.target)
         if other is None:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy: there is no unit in {m.location_name(order.target, article=True)}.")
+            where = m.location_name(order.target, article=True)
+            raise _refusal(m, unit, f"cannot convoy: there is no unit in {where}.")
         if other.type != ARMY:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)}: only armies are convoyed.")
+            raise _refusal(m, unit, f"cannot convoy {describe_unit(m, other)}: only armies are convoyed.")
         if order.dest == order.target:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)} to its own province.")
+            raise _refusal(m, unit, f"cannot convoy {describe_unit(m, other)} to its own province.")
         dest = m.provinces[order.dest]
         if not dest.holds_armies or order.dest not in m.shores:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy an army to {dest.name}.")
+            raise _refusal(m, unit, f"cannot convoy an army to {dest.name}.")
         if order.target not in m.shores:
-            raise OrderError(f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)}: it is not on a coast.")
+            raise _refusal(m, unit, f"cannot convoy {describe_unit(m, other)}: it is not on a coast.")
         near = m.fleet_reach.get(unit.location, frozenset())
         alone = order.target in near and order.dest in near  # a chain of this fleet alone
         if not alone and unit.province not in self.convoys.route_fleets(order.target, order.dest):
-            raise OrderError(
-                f"{describe_unit(m, unit)} cannot convoy {describe_unit(m, other)} to {dest.name}: it is not on a convoy route there."
-            )
+            raise _refusal(m, unit, f"cannot convoy {describe_unit(m, other)} to {dest.name}: "
+                                    "it is not on a convoy route there.")
 
     # -- adjustments --------------------------------------------------------------------
     def _balance(self, power: str) -> int:
