@@ -160,8 +160,8 @@ def memory() -> None:
     tracemalloc.stop()
     phases = sum(len(g) for g in games)
     print(f"memory: {per_position / 1024:.1f} KiB per position of {sum(len(p.units) for p in kept) / len(kept):.0f} "
-          f"units; {used / len(games) / 1024:.0f} KiB per game of {phases / len(games):.0f} phases kept "
-          f"(positions, orders as text, adjudications)")
+          f"units (units are shared values, counted where first made); {used / len(games) / 1024:.0f} KiB "
+          f"per game of {phases / len(games):.0f} phases kept whole (positions, orders as text, adjudications)")
 
 
 def main() -> None:

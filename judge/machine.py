@@ -45,8 +45,9 @@ def board_for(request: dict[str, Any]) -> Board:
     options = request.get("options") or {}
     if not isinstance(options, dict):
         raise RequestError("options must be an object of option names and values")
+    key = json.dumps(options, sort_keys=True) if options else "{}"
     try:
-        return _board(str(request.get("map", "standard")), json.dumps(options, sort_keys=True) if options else "{}")
+        return _board(str(request.get("map", "standard")), key)
     except KeyError as exc:
         raise RequestError(str(exc.args[0])) from None
     except OptionError as exc:
@@ -93,9 +94,8 @@ def handle(request: Any) -> dict[str, Any]:
     orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
     response: dict[str, Any] = {
-        "results": [
-            {"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)} for r in result.results
-        ],
+        "results": [{"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)}
+                    for r in result.results],
         "next": result.next.to_json(m),
         "errors": errors,
     }
@@ -132,8 +132,14 @@ def stream(source: _Chunks, sink: IO[str]) -> None:
     pending = b""
     while chunk := source.read1(1 << 16):
         *lines, pending = (pending + chunk).split(b"\n")
-        sink.write("".join(answer + "\n" for answer in run(line.decode("utf-8") for line in lines)))
+        sink.write("".join(answer + "\n" for answer in run(_text(line) for line in lines)))
         sink.flush()
     if pending.strip():
-        sink.write("".join(answer + "\n" for answer in run([pending.decode("utf-8")])))
+        sink.write("".join(answer + "\n" for answer in run([_text(pending)])))
         sink.flush()
+
+
+def _text(line: bytes) -> str:
+    """A line as text; bytes that are not UTF-8 become U+FFFD, and the line is then answered
+    as JSON that cannot be read, not by stopping."""
+    return line.decode("utf-8", "replace")

@@ -109,3 +109,12 @@ def test_each_answer_comes_before_the_next_line_is_sent() -> None:
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
+
+
+def test_a_line_that_is_not_utf8_gets_an_error_and_the_next_is_answered() -> None:
+    good = json.dumps({"phase": "S1901M", "units": {"France": ["A par"]}, "orders": {"France": ["A par - bur"]}})
+    proc = subprocess.run([sys.executable, "-m", "judge.cli", "adjudicate"],
+                          input=b'{"map": "\xff"}\n' + good.encode() + b"\n", capture_output=True, check=True)
+    bad, answer = (json.loads(x) for x in proc.stdout.splitlines())
+    assert "no map called" in bad["error"]
+    assert answer["next"]["units"] == {"France": ["A bur"]}
