@@ -30,11 +30,14 @@ def cmd_datc(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from .machine import run
+    import io
 
-    for line in run(sys.stdin):
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+    from .machine import stream
+
+    buffer = sys.stdin.buffer  # typed BinaryIO; a BufferedReader, which has read1, at run time
+    if not isinstance(buffer, io.BufferedReader):
+        raise SystemExit("judge adjudicate: standard input is not a byte stream")
+    stream(buffer, sys.stdout)
     return 0
 
 

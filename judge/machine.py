@@ -4,20 +4,28 @@ Each input line is one phase: ``{"map", "options", "phase", "units", "dislodged"
 "orders"}``; each output line is ``{"results", "next", "errors"}`` (or ``{"error"}`` for a line
 that cannot be read at all). Orders may be in any syntax the parser accepts; an order that
 is refused is reported in ``errors`` and its unit gets the civil-disorder default.
+
+Tools send phases by the million, so the path is kept short: a map and an option set are
+made into a board once per process (boards are shared by value, see ``judge.maps``); a line
+is read straight into the engine's values (``Position.from_json``); the legality of all its
+orders is checked against one :class:`~judge.engine.validation.Legality` (the position's
+convoy chains searched once per army); each order's text is rendered once, for its result;
+each response is written as soon as the input read so far is answered (:func:`stream`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from functools import cache
+from typing import IO, Any, Protocol
 
-from .engine import Options, OrderError, Position, PositionError, adjudicate
+from .engine import Board, Options, Order, OrderError, Position, PositionError, adjudicate
 from .engine.notation import describe
 from .engine.options import OptionError
 from .engine.parser import parse_orders
 from .engine.phase import PhaseError
-from .engine.validation import check_order
+from .engine.validation import Legality
 from .maps import load_board
 
 
@@ -25,55 +33,78 @@ class RequestError(ValueError):
     """A request line that cannot be adjudicated."""
 
 
-def handle(request: Any) -> dict[str, Any]:
-    """Adjudicate one parsed request and return the response object."""
-    if not isinstance(request, dict):
-        raise RequestError("each line must be a JSON object")
+@cache
+def _board(map_name: str, options: str) -> Board:
+    """The board of a map under the options given as sorted JSON (a value, so that every
+    line with the same map and options shares one board)."""
+    return load_board(map_name, Options(json.loads(options)))
+
+
+def board_for(request: dict[str, Any]) -> Board:
+    """The board a request plays on."""
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise RequestError("options must be an object of option names and values")
+    key = json.dumps(options, sort_keys=True) if options else "{}"
     try:
-        options = Options(request.get("options") or {})
-        board = load_board(str(request.get("map", "standard")), options)
+        return _board(str(request.get("map", "standard")), key)
     except KeyError as exc:
         raise RequestError(str(exc.args[0])) from None
     except OptionError as exc:
         raise RequestError(str(exc)) from None
-    m = board.map
-    try:
-        position = Position.from_json(m, request)
-    except (OptionError, PositionError, PhaseError) as exc:
-        raise RequestError(str(exc)) from None
-    given = request.get("orders") or {}
+
+
+def read_orders(board: Board, position: Position, given: object) -> tuple[list[Order], list[str]]:
+    """The legal orders of the request and the errors for the others."""
     if not isinstance(given, dict):
         raise RequestError("orders must be an object keyed by power")
-    orders = []
+    m = board.map
+    legality = Legality(board, position)
+    orders: list[Order] = []
     errors: list[str] = []
     for power_text, lines in given.items():
         power = m.find_power(str(power_text))
         if power is None:
             errors.append(f"{power_text}: no such power on the {m.title} map")
             continue
-        if isinstance(lines, str):
-            lines = [lines]
-        for line in lines:
+        for line in [lines] if isinstance(lines, str) else lines:
             for item in parse_orders(board, position, power.name, str(line)):
                 if isinstance(item, OrderError):
                     errors.append(f"{power.name}: {item.text or line}: {item.message}")
                     continue
                 try:
-                    check_order(board, position, item)
+                    legality.check(item)
                 except OrderError as exc:
                     errors.append(f"{power.name}: {line}: {exc.message}")
                     continue
                 orders.append(item)
+    return orders, errors
+
+
+def handle(request: Any) -> dict[str, Any]:
+    """Adjudicate one parsed request and return the response object."""
+    if not isinstance(request, dict):
+        raise RequestError("each line must be a JSON object")
+    board = board_for(request)
+    m = board.map
+    try:
+        position = Position.from_json(m, request)
+    except (PositionError, PhaseError) as exc:
+        raise RequestError(str(exc)) from None
+    orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
-    return {
-        "results": [
-            {"power": r.power, "order": describe(m, r.order), "outcome": r.outcome}
-            for r in result.results
-        ],
+    response: dict[str, Any] = {
+        "results": [{"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)}
+                    for r in result.results],
         "next": result.next.to_json(m),
         "errors": errors,
-        **({"winners": list(result.winners)} if result.winners else {}),
     }
+    if result.winners:
+        response["winners"] = list(result.winners)
+    return response
+
+
+_encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cycles
 
 
 def run(lines: Iterable[str]) -> Iterator[str]:
@@ -87,4 +118,28 @@ def run(lines: Iterable[str]) -> Iterator[str]:
             response = {"error": f"not JSON: {exc}"}
         except RequestError as exc:
             response = {"error": str(exc)}
-        yield json.dumps(response, ensure_ascii=False)
+        yield _encode(response)
+
+
+class _Chunks(Protocol):
+    def read1(self, size: int = ..., /) -> bytes: ...
+
+
+def stream(source: _Chunks, sink: IO[str]) -> None:
+    """Answer every line of ``source`` (bytes, as standard input gives them) on ``sink``,
+    flushing as soon as the input read so far is answered: a tool that sends one line and
+    waits gets its answer at once, a file of lines is answered in few large writes."""
+    pending = b""
+    while chunk := source.read1(1 << 16):
+        *lines, pending = (pending + chunk).split(b"\n")
+        sink.write("".join(answer + "\n" for answer in run(_text(line) for line in lines)))
+        sink.flush()
+    if pending.strip():
+        sink.write("".join(answer + "\n" for answer in run([_text(pending)])))
+        sink.flush()
+
+
+def _text(line: bytes) -> str:
+    """A line as text; bytes that are not UTF-8 become U+FFFD, and the line is then answered
+    as JSON that cannot be read, not by stopping."""
+    return line.decode("utf-8", "replace")

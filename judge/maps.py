@@ -37,17 +37,21 @@ def _load(path: str) -> Map:
 
 def _path(name: str) -> str:
     """The file of the map called ``name`` (case-insensitive; also its aliases)."""
-    key = name.strip().lower()
-    folder = maps_dir()
+    return _find(name.strip().lower(), maps_dir())
+
+
+@cache
+def _find(key: str, folder: Path) -> str:
     path = folder / f"{key}.toml"
     if path.is_file():
         return str(path)
-    for stem in available_maps():
+    stems = sorted(p.stem for p in folder.glob("*.toml"))
+    for stem in stems:
         candidate = str(folder / f"{stem}.toml")
         m = _load(candidate)
         if key in (m.name, m.title.lower(), *m.map_aliases):
             return candidate
-    raise KeyError(f"no map called {name!r}; the maps are: {', '.join(available_maps())}")
+    raise KeyError(f"no map called {key!r}; the maps are: {', '.join(stems)}")
 
 
 def load_map(name: str) -> Map:

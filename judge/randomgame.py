@@ -17,7 +17,7 @@ from .engine.adjustments import adjustments_due, build_sites
 from .engine.parser import parse_orders
 from .engine.phase import ADJUSTMENT, MOVEMENT
 from .engine.results import Adjudication
-from .engine.validation import check_order
+from .engine.validation import Legality
 
 
 @dataclass(frozen=True)
@@ -133,12 +133,13 @@ def _adjustment(board: Board, position: Position, rng: random.Random) -> dict[st
 def parse_legal(board: Board, position: Position, orders: dict[str, list[str]]) -> list[Order]:
     """Parse and check order texts; refused ones are left out (the unit gets its default)."""
     parsed: list[Order] = []
+    legality = Legality(board, position)
     for power, lines in orders.items():
         for item in parse_orders(board, position, power, "\n".join(lines)):
             if isinstance(item, Exception):
                 continue
             try:
-                check_order(board, position, item)
+                legality.check(item)
             except ValueError:
                 continue
             parsed.append(item)

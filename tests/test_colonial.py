@@ -22,11 +22,12 @@ from judge.engine import (
     initial_position,
     victors,
 )
-from judge.engine.adjudicator import PARADOX_FAIL, PARADOX_HOLD, Movement, VariantParadox, VariantRoute
+from judge.engine.adjudicator import Movement
 from judge.engine.adjustments import adjustment_counts
 from judge.engine.notation import describe
 from judge.engine.options import option_specs
 from judge.engine.parser import parse_order
+from judge.engine.routes import PARADOX_FAIL, PARADOX_HOLD, VariantParadox, VariantRoute
 from judge.engine.rules import Ruleset
 from judge.engine.rules.colonial import READINGS
 from judge.engine.validation import check_order, check_order_set

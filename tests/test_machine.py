@@ -88,3 +88,33 @@ def test_a_whole_random_game_round_trips() -> None:
     for out, want in zip(outputs, expected, strict=True):
         assert "error" not in out
         assert out["next"] == want
+
+
+def test_each_answer_comes_before_the_next_line_is_sent() -> None:
+    """A tool in lockstep sends a phase, waits for its answer, then sends the next: every
+    answer must be written while standard input is still open."""
+    import select
+
+    line = json.dumps({"phase": "S1901M", "units": {"France": ["A par"]}, "orders": {"France": ["A par - bur"]}})
+    proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "adjudicate"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for _ in range(2):
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no answer within 30 s while the input stays open"
+            assert json.loads(proc.stdout.readline())["next"]["units"] == {"France": ["A bur"]}
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+
+
+def test_a_line_that_is_not_utf8_gets_an_error_and_the_next_is_answered() -> None:
+    good = json.dumps({"phase": "S1901M", "units": {"France": ["A par"]}, "orders": {"France": ["A par - bur"]}})
+    proc = subprocess.run([sys.executable, "-m", "judge.cli", "adjudicate"],
+                          input=b'{"map": "\xff"}\n' + good.encode() + b"\n", capture_output=True, check=True)
+    bad, answer = (json.loads(x) for x in proc.stdout.splitlines())
+    assert "no map called" in bad["error"]
+    assert answer["next"]["units"] == {"France": ["A bur"]}

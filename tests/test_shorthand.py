@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from judge.engine import adjudicate, initial_position
+from judge.engine import Phase, Position, Unit, adjudicate, initial_position
 from judge.engine.lexicon import Cursor
 from judge.engine.parser import _adjustment, _movement, _retreat, parse_orders
 from judge.engine.shorthand import read_movement, read_retreat_or_adjustment
@@ -54,3 +54,19 @@ def test_doubtful_orders_take_the_full_path() -> None:
         assert read_movement(m, position, "France", text) is None, text
     [err] = parse_orders(board, position, "France", "A par - xyz")
     assert isinstance(err, Exception) and "Unrecognized province 'xyz'" in str(err)
+
+
+def test_via_convoy_and_convoy_orders_agree_with_the_full_reader() -> None:
+    board = load_board("standard")
+    m = board.map
+    position = Position.build(Phase.parse("S1901M"), [
+        Unit("France", "A", "bel"), Unit("England", "F", "nth"), Unit("England", "A", "lon"),
+        Unit("England", "F", "eng"),
+    ])
+    for power, text in (("France", "A bel - hol via convoy"), ("England", "A lon - bel via convoy"),
+                        ("England", "F nth C A lon - bel"), ("England", "A lon - bel"),
+                        ("England", "F eng S A lon - bel"), ("England", "A lon - wal via convoy")):
+        fast = read_movement(m, position, power, text)
+        assert fast is not None, text
+        assert fast == _full(m, position, power, text), text
+    assert read_movement(m, position, "England", "F nth - hol via convoy") is None  # fleets are never convoyed

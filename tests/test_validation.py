@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from judge.engine.convoys import ConvoyReach
 from judge.engine.orders import (
     Build,
     Convoy,
@@ -19,7 +20,7 @@ from judge.engine.orders import (
 )
 from judge.engine.phase import Phase
 from judge.engine.position import Dislodged, Position, Unit
-from judge.engine.validation import check_order, convoy_routes
+from judge.engine.validation import check_order
 from judge.maps import load_board
 
 BOARD = load_board("standard")
@@ -201,13 +202,25 @@ def test_unneeded_fleet_is_not_on_a_route() -> None:  # DATC 6.G.19
     p = pos("France: A mar", "France: F wes", "Italy: F lyo", "Italy: A spa")
     check_order(BOARD, p, Convoy(_u("Italy", "F lyo"), "mar", "spa"))
     assert "it is not on a convoy route there" in refused(p, Convoy(_u("France", "F wes"), "mar", "spa"))
-    assert convoy_routes(M, p, "mar", "spa") == [("lyo",)]
+    assert ConvoyReach(M, p.units).route_fleets("mar", "spa") == {"lyo"}
 
 
-def test_convoy_routes_skip_missing_fleets() -> None:
+def test_convoy_chains_skip_missing_fleets() -> None:
     p = pos("France: A bre", "France: F mao", "France: F wes", "Italy: F lyo", "Italy: F tys")
-    assert convoy_routes(M, p, "bre", "mar") == [("mao", "wes", "lyo")]
-    assert convoy_routes(M, p, "bre", "mar", without=["wes"]) == []
+    chains = ConvoyReach(M, p.units)
+    assert chains.route_fleets("bre", "mar") == {"mao", "wes", "lyo"}
+    assert chains.reaches("bre", "mar") and not chains.reaches("bre", "mar", without="wes")
+    assert chains.reached("bre") == {"mao", "wes", "lyo", "tys"}
+
+
+def test_a_longer_chain_without_shortcut_is_a_route_beside_a_shorter_one() -> None:
+    """Norway to Brest through the Norwegian Sea, the North Atlantic and the Mid-Atlantic:
+    each of the three is needed on that route, though the North Sea and the Channel make a
+    shorter one (DATC 4.E.1: a convoy is illegal only where the fleet is needed on no route)."""
+    p = pos("England: A nwy", "England: F nwg", "England: F nao", "England: F mao", "England: F nth",
+            "England: F eng")
+    assert ConvoyReach(M, p.units).route_fleets("nwy", "bre") == {"nwg", "nao", "mao", "nth", "eng"}
+    check_order(BOARD, p, Convoy(_u("England", "F nao"), "nwy", "bre"))
 
 
 # -- retreats ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ match, such as a support for a move that was not ordered.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,110 +46,12 @@ from .convoys import connected, follows_path, route_fleets
 from .map import ARMY, FLEET, province_of
 from .orders import Convoy, Hold, Move, MovementOrder, Support
 from .position import Position, Unit
+from .routes import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, PARADOX_HOLD, VariantParadox, VariantRoute, as_route
 
 if TYPE_CHECKING:
     from .board import Board
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
-
-
-#: A variant's route rule: ``(movement, origin province) -> True if the route is open``.
-RouteRule = Callable[["Movement", str], bool]
-
-#: How a variant move that did not reach its destination is reported.
-FAIL_BOUNCE, FAIL_VOID, FAIL_NO_ROUTE = "bounce", "void", "no route"
-#: :meth:`VariantRoute.on_paradox`: the mover's order becomes a hold, the phase is run again.
-PARADOX_HOLD = "hold"
-#: :meth:`VariantRoute.on_paradox`: the mover's move fails (Suez: a paradoxical permission).
-PARADOX_FAIL = "fail"
-
-
-class VariantParadox(Exception):
-    """A cycle of decisions with no consistent answer holds variant movers whose routes ask
-    for :data:`PARADOX_HOLD`: the orders of ``provinces`` are to be replaced by holds and
-    the whole phase adjudicated again (see ``turn.py``)."""
-
-    def __init__(self, provinces: frozenset[str]) -> None:
-        super().__init__(f"paradox: {', '.join(sorted(provinces))} hold")
-        self.provinces = provinces
-
-
-class VariantRoute:
-    """A variant route for moves with ``Move.via`` set (Colonial's railway and canal).
-
-    The resolver asks it the questions below about the mover in province ``prov``; the
-    defaults describe an ordinary move, so a rule overrides only what differs. Every
-    answer that depends on other orders must read them through ``mv.resolve`` (directly or
-    via the strength methods), so that the guess-and-check loop sees the dependency.
-    """
-
-    def open(self, mv: Movement, prov: str) -> bool:
-        """May the mover contest its destination at all (attack, prevent, cut support)?"""
-        return True
-
-    def leaves(self, mv: Movement, prov: str) -> bool:
-        """Does the mover leave its province (reaching its destination or stopping short)?"""
-        return mv.resolve(prov)
-
-    def stops_at(self, mv: Movement, prov: str) -> str | None:
-        """Where a mover that did not reach its destination ends, if not in ``prov``."""
-        return None
-
-    def prevent_at(self, mv: Movement, prov: str, province: str) -> int:
-        """Prevent strength the mover exerts in ``province`` other than its destination."""
-        return 0
-
-    def may_dislodge(self, mv: Movement, prov: str) -> bool:
-        """May it dislodge a unit that stays in its destination?"""
-        return True
-
-    def cuts_support(self, mv: Movement, prov: str) -> bool:
-        """Does its attack cut a support given in its destination?"""
-        return True
-
-    def head_to_head(self, mv: Movement, prov: str) -> bool:
-        """Does it fight a head-to-head battle with a unit coming the other way?"""
-        return False
-
-    def support_adds(self, mv: Movement, prov: str, supporter: str) -> bool:
-        """Does a matching support from ``supporter`` add strength (or only permit)?"""
-        return True
-
-    def failure(self, mv: Movement, prov: str) -> str:
-        """How a failed move is reported: FAIL_BOUNCE, FAIL_VOID or FAIL_NO_ROUTE."""
-        return FAIL_BOUNCE if self.open(mv, prov) else FAIL_NO_ROUTE
-
-    def carries_support(self, mv: Movement, supporter: str) -> bool:
-        """Does the support given from ``supporter`` reach its goal only through this route
-        (the Suez Canal with ``suez_support_through``)? Asked once, before resolution."""
-        return False
-
-    def support_open(self, mv: Movement, supporter: str) -> bool:
-        """For a support this route carries: is it allowed (given if not cut)? Otherwise
-        it is reported void."""
-        return True
-
-    def on_paradox(self, mv: Movement, prov: str) -> str | None:
-        """The route's own backup rule for a cycle of decisions that holds this mover, or
-        None for the resolver's (circular movement succeeds). :data:`PARADOX_HOLD`: of two
-        consistent answers take the one in which the mover moves; with none, the order
-        becomes a hold and the phase is adjudicated again. :data:`PARADOX_FAIL`: the move
-        fails, whether the cycle has two consistent answers or none."""
-        return None
-
-
-class _CallableRoute(VariantRoute):
-    """A plain :data:`RouteRule` as a :class:`VariantRoute`."""
-
-    def __init__(self, rule: RouteRule) -> None:
-        self.rule = rule
-
-    def open(self, mv: Movement, prov: str) -> bool:
-        return self.rule(mv, prov)
-
-
-def as_route(rule: RouteRule | VariantRoute) -> VariantRoute:
-    return rule if isinstance(rule, VariantRoute) else _CallableRoute(rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +74,7 @@ class Movement:
     def __init__(self, board: Board, position: Position, orders: Mapping[str, MovementOrder]) -> None:
         self.map = board.map
         self.datc = board.datc
-        self.units: Mapping[str, Unit] = position.units
+        self.units: dict[str, Unit] = dict(position.units)  # read thousands of times: a plain dict
         self.route_rules = {via: as_route(rule) for via, rule in board.rules.route_rules.items()}
         self.order: dict[str, MovementOrder] = {
             prov: orders.get(prov) or Hold(unit) for prov, unit in position.units.items()
@@ -189,7 +91,9 @@ class Movement:
         self.head_to_head: dict[str, str] = {}
         self.head_to_head_by_land: dict[str, str] = {}  # pairs that fight if fallback movers go by land
         self.needed: dict[str, frozenset[str]] = {}  # army -> fleets its convoy cannot do without
+        self.supports: list[str] = []  # provinces of the units ordered to support
         self.paradox_held: set[str] = set()
+        self.routes_decided: dict[str, bool] = {}  # convoyed mover -> its live route, once decided
         self.state: dict[str, int] = {}
         self.result: dict[str, bool] = {}
         self.deps: list[str] = []
@@ -199,6 +103,9 @@ class Movement:
     # -- static analysis ------------------------------------------------------------
     def _prepare(self) -> None:
         order, units = self.order, self.units
+        convoys: list[tuple[str, Convoy]] = []
+        supports: list[tuple[str, Support]] = []
+        others: list[str] = []  # holds, convoys and supports: decided early if not attacked
         for prov, o in order.items():
             if isinstance(o, Move):
                 d = province_of(o.dest)
@@ -206,56 +113,33 @@ class Movement:
                 self.movers_to.setdefault(d, []).append(prov)
                 if o.via is not None and o.via in self.route_rules:
                     self.variant[prov] = self.route_rules[o.via]
-        own_convoys: set[tuple[str, str]] = set()
-        any_convoys: set[tuple[str, str]] = set()
-        for o in order.values():
+                continue
+            others.append(prov)
             if isinstance(o, Convoy):
-                army = units.get(o.target)
-                if army is not None:
-                    any_convoys.add((o.target, o.dest))
-                    if army.power == o.unit.power:
-                        own_convoys.add((o.target, o.dest))
-        for prov, d in self.dest.items():
-            o = order[prov]
-            assert isinstance(o, Move)
-            if o.unit.type != ARMY or o.via is not None:
-                self.convoy[prov] = False
-            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
-                self.convoy[prov] = True
-            else:
-                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
-                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
-                    self.fallback.add(prov)
-        for prov, o in order.items():
-            if isinstance(o, Convoy):
-                if self.convoy.get(o.target) and self.dest.get(o.target) == o.dest:
-                    self.convoyers.setdefault(o.target, []).append(prov)
-                else:
-                    self.void.add(prov)
+                convoys.append((prov, o))
             elif isinstance(o, Support):
-                target = order.get(o.target)
-                if target is None:
-                    ok = False
-                elif o.dest is None:
-                    ok = not isinstance(target, Move)
-                elif isinstance(target, Move) and self.dest[o.target] == o.dest:
-                    # DATC 6.B.9: a support naming a coast supports the move to that coast only
-                    coasts = o.target_dest is not None and "/" in o.target_dest and "/" in target.dest
-                    ok = not coasts or o.target_dest == target.dest
-                else:
-                    ok = False
-                if ok:
-                    route = self.variant.get(o.target)
-                    if route is None or route.support_adds(self, o.target, prov):
-                        self.supporters.setdefault(o.target, []).append(prov)
-                else:
-                    self.void.add(prov)
-                if ok:
-                    for via_route in self.route_rules.values():
-                        if via_route.carries_support(self, prov):
-                            self.support_route[prov] = via_route
+                supports.append((prov, o))
+        self.supports = [prov for prov, _ in supports]
+        self._convoy_intents(convoys)
+        for prov, c in convoys:
+            if self.convoy.get(c.target) and self.dest.get(c.target) == c.dest:
+                self.convoyers.setdefault(c.target, []).append(prov)
+            else:
+                self.void.add(prov)
+        for prov, s in supports:
+            self._match_support(prov, s)
         for prov in self.void:
             self.state[prov], self.result[prov] = RESOLVED, False
+        for prov in others:
+            # nothing moves against it: a hold or convoy stays, a support is given (not cut,
+            # not dislodged), whatever else happens
+            if prov not in self.movers_to and prov not in self.state and prov not in self.support_route:
+                self.state[prov], self.result[prov] = RESOLVED, True
+        if not self.variant:
+            for prov, d in self.dest.items():
+                # the only move into an empty province, over land: nothing can stop it
+                if d not in units and len(self.movers_to[d]) == 1 and not self.convoy[prov]:
+                    self.state[prov], self.result[prov] = RESOLVED, True
         for prov, d in self.dest.items():
             if self.dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
                 continue
@@ -269,6 +153,54 @@ class Movement:
                     f for f in fleets
                     if not connected(self.map, units, prov, self.dest[prov], [g for g in fleets if g != f])
                 )
+
+    def _convoy_intents(self, convoys: list[tuple[str, Convoy]]) -> None:
+        """Which movers go by convoy: armies to a province they do not border, and armies
+        to one they border as DATC 4.A.3 (the board's ``adjacent_convoy``) says."""
+        own_convoys: set[tuple[str, str]] = set()
+        any_convoys: set[tuple[str, str]] = set()
+        for _, c in convoys:
+            army = self.units.get(c.target)
+            if army is not None:
+                any_convoys.add((c.target, c.dest))
+                if army.power == c.unit.power:
+                    own_convoys.add((c.target, c.dest))
+        for prov, d in self.dest.items():
+            o = self.order[prov]
+            assert isinstance(o, Move)
+            if o.unit.type != ARMY or o.via is not None:
+                self.convoy[prov] = False
+            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
+                self.convoy[prov] = True
+            elif not o.via_convoy and (prov, d) not in any_convoys:
+                self.convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
+            else:
+                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
+                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
+                    self.fallback.add(prov)
+
+    def _match_support(self, prov: str, o: Support) -> None:
+        """A support counts for the order it matches, else it is void."""
+        target = self.order.get(o.target)
+        if target is None:
+            ok = False
+        elif o.dest is None:
+            ok = not isinstance(target, Move)
+        elif isinstance(target, Move) and self.dest[o.target] == o.dest:
+            # DATC 6.B.9: a support naming a coast supports the move to that coast only
+            coasts = o.target_dest is not None and "/" in o.target_dest and "/" in target.dest
+            ok = not coasts or o.target_dest == target.dest
+        else:
+            ok = False
+        if not ok:
+            self.void.add(prov)
+            return
+        route = self.variant.get(o.target)
+        if route is None or route.support_adds(self, o.target, prov):
+            self.supporters.setdefault(o.target, []).append(prov)
+        for via_route in self.route_rules.values():
+            if via_route.carries_support(self, prov):
+                self.support_route[prov] = via_route
 
     def _convoy_intended(
         self, o: Move, prov: str, d: str, own: set[tuple[str, str]], ordered: set[tuple[str, str]]
@@ -377,6 +309,7 @@ class Movement:
         if fleets:
             # Szykman (DATC 4.A.2): the convoying fleets of the paradox hold.
             self.paradox_held.update(fleets)
+            self.routes_decided.clear()  # the held fleets no longer carry
         else:
             for k in cycle:
                 if k in self.dest:
@@ -392,34 +325,32 @@ class Movement:
         scores: dict[bool, tuple[int, int, int]] = {}
         for answer in (True, False):
             state, result, deps, held = dict(self.state), dict(self.result), list(self.deps), set(self.paradox_held)
+            routes = dict(self.routes_decided)
             self.result[key], self.state[key] = answer, RESOLVED
             arrive = sum(self.resolve(p) for p in movers)
             leave = sum(self.leaves(p) for p in movers)
             scores[answer] = (arrive, leave, sum(self.route_open(p) for p in movers))
-            self.state, self.result, self.paradox_held = state, result, held
+            self.state, self.result, self.paradox_held, self.routes_decided = state, result, held, routes
             self.deps[:] = deps  # in place: the resolve() frames below hold this list
         return scores[True] >= scores[False]
 
     def adjudicate(self, key: str) -> bool:
         o = self.order[key]
         if isinstance(o, Move):
-            return self._move_succeeds(key)
+            return self.move_wins(key)
         if isinstance(o, Support):
             return self._support_given(key, o)
         return not self._dislodged(key)
 
     # -- decisions ------------------------------------------------------------------
-    def _move_succeeds(self, prov: str) -> bool:
-        return self.move_wins(prov)
-
     def move_wins(self, prov: str, *, variant_preventers: bool = True) -> bool:
         """Does the move from ``prov`` beat every contender? Without ``variant_preventers``
         the prevent strength variant movers exert outside their destination is left out
         (the railway asks whether an entrant "would succeed if the army were absent")."""
-        if not self.route_open(prov):
+        attack = self.attack_strength(prov)  # 0 when the route is not open: the move fails
+        if attack == 0:
             return False
         d = self.dest[prov]
-        attack = self.attack_strength(prov)
         opp = self.opponent(prov)
         if opp is not None:
             if attack <= self.defend_strength(opp):
@@ -506,11 +437,21 @@ class Movement:
         """Is there a chain of convoying fleets (not held by a paradox) from ``prov`` to its
         destination? With ``live`` the chain must hold: by default (DATC 4.A.1) one chain of
         fleets that are not dislodged is enough; with ``one_route`` no fleet on any chain may
-        be dislodged. A written path (4.A.6 ``binding``, ``required``) is the only chain."""
+        be dislodged. A written path (4.A.6 ``binding``, ``required``) is the only chain.
+        A live answer is kept once every fleet it read is decided."""
         fleets = self.convoyers.get(prov)
         if not fleets:
             return False
+        if live and prov in self.routes_decided:
+            return self.routes_decided[prov]
         usable = [f for f in fleets if f not in self.paradox_held]
+        found = self._chain(prov, usable, live=live)
+        if live and all(self.state.get(f) == RESOLVED for f in usable):
+            self.routes_decided[prov] = found
+        return found
+
+    def _chain(self, prov: str, usable: list[str], *, live: bool) -> bool:
+        """The search of :meth:`convoy_path` over the ``usable`` fleets."""
         o = self.order[prov]
         assert isinstance(o, Move)
         m, units, dest = self.map, self.units, self.dest[prov]
@@ -600,16 +541,14 @@ class Movement:
                 variant_bounce.add(prov)
         variant_void |= {p for p, r in self.support_route.items() if not r.support_open(self, p)}
         dislodged: dict[str, str] = {}
-        for prov in self.order:
-            if prov in succeeded or prov in stopped:
-                continue
-            for attacker in self.movers_to.get(prov, ()):
-                if attacker in succeeded:
-                    dislodged[prov] = attacker
+        for prov, movers in self.movers_to.items():
+            if prov in self.units and prov not in succeeded and prov not in stopped:
+                for attacker in movers:
+                    if attacker in succeeded:
+                        dislodged[prov] = attacker
         cut = frozenset(
-            p for p, o in self.order.items()
-            if isinstance(o, Support) and p not in self.void and p not in variant_void and not self.result[p]
-            and p not in dislodged
+            p for p in self.supports
+            if p not in self.void and p not in variant_void and not self.result[p] and p not in dislodged
         )
         no_route = frozenset(
             p for p in self.dest
@@ -626,7 +565,7 @@ class Movement:
         return MovementOutcome(
             succeeded=succeeded,
             dislodged=dislodged,
-            by_convoy=frozenset(p for p in self.convoy if self.by_convoy(p)),
+            by_convoy=frozenset(p for p, c in self.convoy.items() if c and self.by_convoy(p)),
             void=frozenset(self.void | self.paradox_held | variant_void),
             cut=cut,
             no_route=no_route,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
-from .map import Map
+from .map import FLEET, Map
 from .position import Unit
 
 #: Does the fleet in this province carry the army? (The resolver: it is not dislodged.)
@@ -47,10 +47,11 @@ def connected(
 
 
 def route_fleets(m: Map, units: Mapping[str, Unit], src: str, dest: str, fleets: Collection[str]) -> set[str]:
-    """The fleets that lie on some route from ``src`` to ``dest``: chains that start at a
-    fleet bordering the army and end at the first fleet bordering the destination, none
-    but the first bordering the army. A fleet reachable only off every route is on none
-    (DATC 6.F.12)."""
+    """The fleets that lie on some route from ``src`` to ``dest`` with no shortcut: a chain
+    that starts at a fleet bordering the army, ends at the first fleet bordering the
+    destination, has no fleet but the first bordering the army and no fleet bordering
+    another but its neighbours. A fleet reachable only off every such route is on none
+    (DATC 6.F.12, 6.G.19)."""
     near = {f: m.fleet_reach.get(units[f].location, frozenset()) for f in fleets}
     on_route: set[str] = set()
 
@@ -60,7 +61,9 @@ def route_fleets(m: Map, units: Mapping[str, Unit], src: str, dest: str, fleets:
             on_route.update(path)
             return
         for g in fleets:
-            if g not in path and g in near[last] and src not in near[g]:
+            if g in near[last] and g not in path and src not in near[g] and not any(
+                g in near[earlier] for earlier in path[:-1]
+            ):
                 walk([*path, g])
 
     for first in fleets:
@@ -81,3 +84,62 @@ def follows_path(
             return False
         here = step
     return here != src and dest in reach.get(units[here].location, ())
+
+
+class ConvoyReach:
+    """The convoy chains one position allows, before any order is known (legality at entry,
+    DATC 4.E.1): the fleets standing on water (seas, island chains) in ``units``.
+
+    One breadth-first search per army province gives the fleets a chain from it reaches, and
+    with them every destination (:meth:`reaches`). Whether a fleet may convoy an army to a
+    destination asks more: the fleet must be needed on some chain there (DATC 6.G.19), that
+    is lie on a chain with no shortcut (no fleet but the first borders the army's province,
+    no fleet but the last borders the destination, no fleet borders another but its
+    neighbours). :meth:`route_fleets` finds those once per army and destination, searching
+    only the fleets the army's search reached.
+    """
+
+    def __init__(self, m: Map, units: Mapping[str, Unit]) -> None:
+        self.map = m
+        self.units = units
+        self.fleets = frozenset(
+            p for p, u in units.items() if u.type == FLEET and m.provinces[p].is_water
+        )
+        self._reached: dict[str, frozenset[str]] = {}
+        self._routes: dict[tuple[str, str], frozenset[str]] = {}
+
+    def _search(self, src: str, fleets: frozenset[str]) -> frozenset[str]:
+        """Breadth-first over ``fleets`` from the fleets bordering ``src``."""
+        reach, units = self.map.fleet_reach, self.units
+        seen = set(self.map.water_near.get(src, frozenset()) & fleets)
+        frontier = list(seen)
+        while frontier:
+            for g in reach.get(units[frontier.pop()].location, frozenset()) & fleets:
+                if g not in seen:
+                    seen.add(g)
+                    frontier.append(g)
+        return frozenset(seen)
+
+    def reached(self, src: str) -> frozenset[str]:
+        """The fleets a chain from the army's province ``src`` reaches."""
+        found = self._reached.get(src)
+        if found is None:
+            found = self._reached[src] = self._search(src, self.fleets)
+        return found
+
+    def reaches(self, src: str, dest: str, *, without: str | None = None) -> bool:
+        """Could a convoy carry an army from ``src`` to ``dest``? ``without``: a province
+        whose fleet may not be used (a supporter, DATC 6.D.31)."""
+        reached = self.reached(src)
+        if without in reached:
+            reached = self._search(src, self.fleets - {without})
+        return not reached.isdisjoint(self.map.water_near.get(dest, ()))
+
+    def route_fleets(self, src: str, dest: str) -> frozenset[str]:
+        """The fleets needed on some chain from ``src`` to ``dest`` (see the class text)."""
+        key = (src, dest)
+        found = self._routes.get(key)
+        if found is None:
+            candidates = self.reached(src) if src != dest else frozenset()
+            found = self._routes[key] = frozenset(route_fleets(self.map, self.units, src, dest, candidates))
+        return found

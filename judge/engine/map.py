@@ -122,9 +122,41 @@ class Map:
             {p.letter.upper(): p for p in self.powers}
         )
         self.power_rank: Mapping[str, int] = MappingProxyType({p.name: i for i, p in enumerate(self.powers)})
+        # every way find_power() reads a power: name, adjective, aliases, letter (lower case)
+        found: dict[str, Power] = {}
+        for p in reversed(self.powers):  # the first power wins a name two share
+            found.update({n.lower(): p for n in (*p.names, p.letter)})
+        self._power_words: dict[str, Power] = found
+        # every location a unit may name (provinces and the coasts of split ones), to its province
+        self.province_at: Mapping[str, str] = MappingProxyType({
+            loc: p.abbr for p in self.provinces.values() for loc in (p.abbr, *(f"{p.abbr}/{c}" for c in p.coasts))
+        })
+        # the water provinces (seas, island chains) a fleet on which borders each province,
+        # and the provinces that have one: where a convoyed army can start or land
+        water: dict[str, set[str]] = {}
+        for w in self.provinces.values():
+            if w.is_water:
+                for near in self.fleet_reach.get(w.abbr, ()):
+                    water.setdefault(near, set()).add(w.abbr)
+        self.water_near: Mapping[str, frozenset[str]] = MappingProxyType({p: frozenset(v) for p, v in water.items()})
+        self.shores: frozenset[str] = frozenset(water)
+        # where each unit type may stand (can_hold)
+        self._stands: dict[str, frozenset[str]] = {
+            ARMY: frozenset(p.abbr for p in self.provinces.values() if p.holds_armies),
+            FLEET: frozenset(loc for p in self.provinces.values() for loc in self.fleet_locations(p.abbr)),
+        }
+        # the names players read, by location, plain and with the article of a sea
+        self._names: tuple[dict[str, str], dict[str, str]] = (
+            {loc: self._location_name(loc, False) for loc in self.province_at},
+            {loc: self._location_name(loc, True) for loc in self.province_at},
+        )
+        self._unit_names: dict[tuple[str, str], str] = {
+            (t, loc): f"{UNIT_NAMES[t]} {name}" for t in (ARMY, FLEET) for loc, name in self._names[False].items()
+        }
         self.supply_centres: tuple[str, ...] = tuple(
             sorted(p.abbr for p in self.provinces.values() if p.supply)
         )
+        self.supply_set: frozenset[str] = frozenset(self.supply_centres)
         self.home_of: Mapping[str, str] = MappingProxyType(
             {c: pw.name for pw in self.powers for c in pw.home}
         )
@@ -163,11 +195,7 @@ class Map:
 
     def find_power(self, text: str) -> Power | None:
         """A power by name, adjective, alias or letter, any case; None if there is none."""
-        t = " ".join(text.lower().split())
-        for p in self.powers:
-            if t in (n.lower() for n in p.names) or (len(t) == 1 and t == p.letter.lower()):
-                return p
-        return None
+        return self._power_words.get(" ".join(text.lower().split()))
 
     def fleet_locations(self, province: str) -> tuple[str, ...]:
         """Where a fleet can stand in a province: its coasts, or the province itself."""
@@ -177,16 +205,10 @@ class Map:
         return (province,) if p.holds_fleets else ()
 
     def can_hold(self, unit_type: str, location: str) -> bool:
-        """True if a unit of that type may stand on that location."""
-        prov = self.provinces.get(province_of(location))
-        if prov is None:
-            return False
-        coast = coast_of(location)
-        if unit_type == ARMY:
-            return prov.holds_armies and coast is None
-        if prov.coasts:
-            return coast in prov.coasts
-        return prov.holds_fleets and coast is None
+        """True if a unit of that type may stand on that location: an army on a province
+        that holds armies, a fleet on a coast of a split province or else on a province that
+        holds fleets."""
+        return location in self._stands.get(unit_type, ())
 
     def adjacent(self, unit_type: str, src: str, dst: str) -> bool:
         """True if a unit of that type at location ``src`` can move to location ``dst``."""
@@ -201,7 +223,17 @@ class Map:
         return province in self.fleet_reach.get(src, ())
 
     def location_name(self, location: str, *, article: bool = False) -> str:
-        """The full name players read: ``St Petersburg (south coast)``."""
+        """The full name players read: ``St Petersburg (south coast)``; with ``article``
+        a sea takes "the" (``the North Sea``)."""
+        name = self._names[article].get(location)
+        return name if name is not None else self._location_name(location, article)
+
+    def unit_name(self, unit_type: str, location: str) -> str:
+        """A unit as players read it: ``Army Berlin``, ``Fleet St Petersburg (south coast)``."""
+        name = self._unit_names.get((unit_type, location))
+        return name if name is not None else f"{UNIT_NAMES[unit_type]} {self.location_name(location)}"
+
+    def _location_name(self, location: str, article: bool) -> str:
         prov = self.provinces[province_of(location)]
         name = prov.name
         if article and prov.kind == SEA and not name.lower().startswith("the "):

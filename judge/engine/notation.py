@@ -21,13 +21,13 @@ CANAL_NAME = "Suez Canal"
 def describe_unit(m: Map, unit: Unit, *, article: bool = False) -> str:
     """``Army Berlin``; with ``article``: ``the French Fleet in the Ionian Sea``."""
     if not article:
-        return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
+        return m.unit_name(unit.type, unit.location)
     return f"the {adjective(m, unit.power)} {UNIT_NAMES[unit.type]} in {m.location_name(unit.location, article=True)}"
 
 
 def adjective(m: Map, power: str) -> str:
     """The power's adjective (``French``), or the name itself if the map does not know it."""
-    found = m.find_power(power)
+    found = m.power_by_name.get(power.lower()) or m.find_power(power)
     return found.adjective if found is not None else power
 
 
@@ -70,35 +70,36 @@ def canal_name(m: Map) -> str:
 
 def describe(m: Map, order: Order) -> str:
     """One order as a results line (without the ``Power:`` prefix)."""
-    if not isinstance(order, (Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)):
-        raise TypeError(f"not an order: {order!r}")
-    if isinstance(order, Waive):
-        return "Build waived."
-    if isinstance(order, Build):
-        kind = "an army" if order.unit.type == ARMY else "a fleet"
-        return f"Builds {kind} in {m.location_name(order.unit.location, article=True)}."
-    if isinstance(order, Remove):
-        kind = UNIT_NAMES[order.unit.type].lower()
-        return f"Removes the {kind} in {m.location_name(order.unit.location, article=True)}."
-    me = describe_unit(m, order.unit)
-    if isinstance(order, Hold):
-        return f"{me} HOLD."
-    if isinstance(order, Disband):
-        return f"{me} DISBAND."
-    if isinstance(order, Retreat):
-        return f"{me} -> {m.location_name(order.dest)}."
-    if isinstance(order, Move):
-        steps = [m.location_name(r) for r in order.route]
+    name = m.location_name
+    if isinstance(order, Move):  # the orders of a movement phase first: they are the most
+        if order.via is None and not order.route:
+            return f"{describe_unit(m, order.unit)} -> {name(order.dest)}."
+        steps = [name(r) for r in order.route]
         if order.via == "railway":
             steps = [railway_name(m)]
         elif order.via == "canal":
             steps = [canal_name(m)]
-        return " -> ".join([me, *steps, m.location_name(order.dest)]) + "."
-    power = order.unit.power
+        return " -> ".join([describe_unit(m, order.unit), *steps, name(order.dest)]) + "."
+    if isinstance(order, Hold):
+        return f"{describe_unit(m, order.unit)} HOLD."
     if isinstance(order, Support):
-        other = _other_unit(m, power, order.target_power, order.target_type, order.target)
+        other = _other_unit(m, order.unit.power, order.target_power, order.target_type, order.target)
         if order.dest is None:
-            return f"{me} SUPPORT {other}."
-        return f"{me} SUPPORT {other} -> {m.location_name(order.dest)}."
-    other = _other_unit(m, power, order.target_power, ARMY, order.target)
-    return f"{me} CONVOY {other} -> {m.location_name(order.dest)}."
+            return f"{describe_unit(m, order.unit)} SUPPORT {other}."
+        return f"{describe_unit(m, order.unit)} SUPPORT {other} -> {name(order.dest)}."
+    if isinstance(order, Convoy):
+        other = _other_unit(m, order.unit.power, order.target_power, ARMY, order.target)
+        return f"{describe_unit(m, order.unit)} CONVOY {other} -> {name(order.dest)}."
+    if isinstance(order, Retreat):
+        return f"{describe_unit(m, order.unit)} -> {name(order.dest)}."
+    if isinstance(order, Disband):
+        return f"{describe_unit(m, order.unit)} DISBAND."
+    if isinstance(order, Build):
+        kind = "an army" if order.unit.type == ARMY else "a fleet"
+        return f"Builds {kind} in {name(order.unit.location, article=True)}."
+    if isinstance(order, Remove):
+        kind = UNIT_NAMES[order.unit.type].lower()
+        return f"Removes the {kind} in {name(order.unit.location, article=True)}."
+    if isinstance(order, Waive):
+        return "Build waived."
+    raise TypeError(f"not an order: {order!r}")

@@ -43,7 +43,8 @@ from .lexicon import (
     Cursor,
     Place,
 )
-from .map import ARMY, FLEET, UNIT_NAMES, Map
+from .map import ARMY, FLEET, Map
+from .notation import describe_unit
 from .orders import (
     Build,
     Convoy,
@@ -57,7 +58,7 @@ from .orders import (
     Support,
     Waive,
 )
-from .phase import ADJUSTMENT, RETREAT
+from .phase import ADJUSTMENT, MOVEMENT, RETREAT
 from .position import Position, Unit
 from .shorthand import read_movement, read_retreat_or_adjustment
 
@@ -72,10 +73,6 @@ __all__ = ["find_location", "parse_order", "parse_orders", "split_orders"]
 
 def _where(m: Map, province: str) -> str:
     return m.location_name(province, article=True)
-
-
-def _unit_name(m: Map, unit: Unit) -> str:
-    return f"{UNIT_NAMES[unit.type]} {m.location_name(unit.location)}"
 
 
 def _own_unit(cur: Cursor, position: Position, power: str, *, dislodged: bool = False) -> Unit:
@@ -135,7 +132,7 @@ def _destination(cur: Cursor, unit: Unit, place: Place, reachable: Iterable[str]
     if place.coast is not None:
         loc = f"{place.province}/{place.coast}"
         if loc not in m.fleet_adj.get(unit.location, ()):
-            raise cur.error(f"{_unit_name(m, unit)} cannot reach {m.location_name(loc)}.")
+            raise cur.error(f"{describe_unit(m, unit)} cannot reach {m.location_name(loc)}.")
         return loc
     options = list(reachable) if reachable is not None else []
     fits = [loc for loc in m.fleet_locations(place.province) if loc in options]
@@ -146,7 +143,7 @@ def _destination(cur: Cursor, unit: Unit, place: Place, reachable: Iterable[str]
     if len(fits) > 1:
         coasts = " or ".join(prov.coast_names.get(c, c).lower() for c in prov.coasts)
         raise cur.error(
-            f"{_unit_name(m, unit)} must specify a coast to move to {prov.name}: {coasts}."
+            f"{describe_unit(m, unit)} must specify a coast to move to {prov.name}: {coasts}."
         )
     return place.province  # unreachable: validation says so
 
@@ -239,7 +236,7 @@ def _wrong_phase(cur: Cursor, kind: str) -> None:
 def _movement(cur: Cursor, position: Position, power: str) -> Order:
     _wrong_phase(cur, "M")
     unit = _own_unit(cur, position, power)
-    name = _unit_name(cur.m, unit)
+    name = describe_unit(cur.m, unit)
     if cur.done():
         raise cur.error(f"The order for {name} is missing: add HOLD, a move, SUPPORT or CONVOY.")
     if cur.take_phrase(HOLD) is not None:
@@ -264,7 +261,7 @@ def _retreat(cur: Cursor, position: Position, power: str) -> Order:
     _wrong_phase(cur, RETREAT)
     lead = "disband" if cur.take_phrase(DISBAND) else "retreat" if cur.take_phrase(RETREAT_WORDS) else None
     unit = _own_unit(cur, position, power, dislodged=True)
-    name = _unit_name(cur.m, unit)
+    name = describe_unit(cur.m, unit)
     if cur.done():
         if lead == "disband":
             return Disband(unit)
@@ -343,14 +340,22 @@ def _adjustment(cur: Cursor, position: Position, power: str) -> list[Order]:
 # -- public API ---------------------------------------------------------------------------
 
 
+def _shorthand(board: Board, position: Position, power: str, text: str) -> Order | None:
+    """The order in the plain form programs write, or None (see ``shorthand.py``)."""
+    if position.phase.kind == MOVEMENT:
+        return read_movement(board.map, position, power, text)
+    return read_retreat_or_adjustment(board.map, position, power, text)
+
+
 def _parse(board: Board, position: Position, power: str, text: str) -> list[Order]:
-    m = board.map
-    fast = (
-        read_movement(m, position, power, text) if position.phase.kind == "M"
-        else read_retreat_or_adjustment(m, position, power, text)
-    )
+    fast = _shorthand(board, position, power, text)
     if fast is not None:
         return [fast]
+    return _grammar(board, position, power, text)
+
+
+def _grammar(board: Board, position: Position, power: str, text: str) -> list[Order]:
+    m = board.map
     cur = Cursor(m, text)
     if cur.done():
         raise cur.error("Empty order.")
@@ -383,6 +388,9 @@ def parse_order(board: Board, position: Position, power: str, text: str) -> Orde
 
 def split_orders(text: str) -> list[str]:
     """The non-blank pieces of ``text`` split on newlines, commas and semicolons."""
+    if "\n" not in text and ";" not in text and "," not in text:  # one order, as tools send them
+        piece = text.strip()
+        return [piece] if piece else []
     return [piece.strip() for piece in SPLIT.split(text) if piece.strip()]
 
 
@@ -391,8 +399,12 @@ def parse_orders(board: Board, position: Position, power: str, text: str) -> lis
     its place. ``waive 2`` gives two Waive orders."""
     out: list[Order | OrderError] = []
     for piece in split_orders(text):
+        fast = _shorthand(board, position, power, piece)
+        if fast is not None:
+            out.append(fast)
+            continue
         try:
-            out.extend(_parse(board, position, power, piece))
+            out.extend(_grammar(board, position, power, piece))
         except OrderError as exc:
             exc.text = piece
             out.append(exc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -34,6 +35,14 @@ class Unit:
 
     def __str__(self) -> str:
         return f"{self.type} {self.location}"
+
+
+@cache
+def unit_of(power: str, utype: str, location: str) -> Unit:
+    """The unit with these fields, one shared value each: units are immutable values, and a
+    process reading phases by the million (``judge adjudicate``) would otherwise make the
+    same ones over and over."""
+    return Unit(power, utype, location)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,33 +105,28 @@ class Position:
     def to_json(self, m: Map) -> dict[str, Any]:
         """The ``judge adjudicate`` form: powers in map order, units as ``"F stp/sc"``."""
         units: dict[str, list[str]] = {}
+        for u in self.units.values():
+            units.setdefault(u.power, []).append(f"{u.type} {u.location}")
         dislodged: dict[str, list[dict[str, Any]]] = {}
+        for _, d in sorted(self.dislodged.items()):
+            dislodged.setdefault(d.unit.power, []).append({"unit": str(d.unit), "retreats": list(d.retreats)})
         centres: dict[str, list[str]] = {}
-        for pw in m.powers:
-            us = sorted(str(u) for u in self.units.values() if u.power == pw.name)
-            if us:
-                units[pw.name] = us
-            ds = [
-                {"unit": str(d.unit), "retreats": list(d.retreats)}
-                for _, d in sorted(self.dislodged.items())
-                if d.unit.power == pw.name
-            ]
-            if ds:
-                dislodged[pw.name] = ds
-            cs = self.centres_of(pw.name)
-            if cs:
-                centres[pw.name] = cs
-        return {"phase": self.phase.code, "units": units, "dislodged": dislodged, "centres": centres}
+        for c, owner in sorted(self.owners.items()):
+            centres.setdefault(owner, []).append(c)
+        order = [p.name for p in m.powers]
+        return {
+            "phase": self.phase.code,
+            "units": {p: sorted(units[p]) for p in order if p in units},
+            "dislodged": {p: dislodged[p] for p in order if p in dislodged},
+            "centres": {p: centres[p] for p in order if p in centres},
+        }
 
     @classmethod
     def from_json(cls, m: Map, data: Mapping[str, Any]) -> Position:
         """Read the ``judge adjudicate`` form, checking it against the map."""
         phase = Phase.parse(str(data.get("phase") or m.start))
-        units = [
-            parse_unit(m, power, text)
-            for power, texts in _power_lists(m, data.get("units") or {})
-            for text in texts
-        ]
+        units = [parse_unit(m, power, text) for power, texts in _power_lists(m, data.get("units") or {})
+                 for text in texts]
         dislodged = []
         for power, entries in _power_lists(m, data.get("dislodged") or {}):
             for entry in entries:
@@ -137,11 +141,11 @@ class Position:
                         raise PositionError(f"dislodged {unit} cannot retreat to {r!r}")
                 dislodged.append(Dislodged(unit, tuple(retreats)))
         owners: dict[str, str] = {}
+        supply = m.supply_set
         for power, centres in _power_lists(m, data.get("centres") or {}):
             for c in centres:
                 c = str(c).lower()
-                prov = m.provinces.get(c)
-                if prov is None or not prov.supply:
+                if c not in supply:
                     raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
                 owners[c] = power
         return cls.build(phase, units, dislodged, owners)
@@ -166,11 +170,24 @@ def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[An
 
 
 def parse_unit(m: Map, power: str, text: str) -> Unit:
-    """Read ``"F stp/sc"`` (canonical abbreviations) into a unit, checking the map."""
-    parts = text.split()
-    if len(parts) != 2 or parts[0].upper() not in (ARMY, FLEET):
+    """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map."""
+    read = _read_unit(text)
+    if read is None:
         raise PositionError(f"cannot read the unit {text!r}; write it like 'F stp/sc'")
-    utype, loc = parts[0].upper(), parts[1].lower()
+    utype, loc = read
     if not m.can_hold(utype, loc):
         raise PositionError(f"{power}: a {'fleet' if utype == FLEET else 'army'} cannot stand on {loc!r}")
-    return Unit(power, utype, loc)
+    return unit_of(power, utype, loc)
+
+
+_TYPES = {"A": ARMY, "a": ARMY, "F": FLEET, "f": FLEET}
+
+
+@lru_cache(maxsize=4096)
+def _read_unit(text: str) -> tuple[str, str] | None:
+    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place. (The
+    same few hundred texts come in every line a tool sends.)"""
+    parts = text.split()
+    if len(parts) != 2 or parts[0] not in _TYPES:
+        return None
+    return _TYPES[parts[0]], parts[1].lower()

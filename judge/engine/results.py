@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .orders import Order, order_power
+from .orders import Order, Waive
 from .position import Dislodged, Position, Unit
 
 # The classic notes printed after an order, as njudge writes them: (*bounce, dislodged*).
@@ -34,7 +34,8 @@ class OrderResult(NamedTuple):
 
     @property
     def power(self) -> str:
-        return order_power(self.order)
+        order = self.order
+        return order.power if isinstance(order, Waive) else order.unit.power
 
     @property
     def outcome(self) -> str:

@@ -35,15 +35,17 @@ def retreat_options(
     units on the board after the movement (by province); the board's variant routes may add
     places (:data:`RetreatRoute`) and its rules filter them (:data:`RetreatRule`)."""
     m = board.map
-    prov = unit.province
-    attacker = outcome.dislodged.get(prov)
-    blocked = set(units_after) | outcome.contested
-    if attacker is not None and (attacker not in outcome.by_convoy or not board.datc.convoy_origin_retreat):
-        blocked.add(attacker)
-    extra = [loc for route in board.rules.retreat_routes for loc in route(m, unit, units_after)]
-    adj = m.army_adj if unit.type == ARMY else m.fleet_adj
-    near = set(adj.get(unit.location, ())) | set(extra)
-    options: Iterable[str] = sorted(loc for loc in near if province_of(loc) not in blocked)
+    attacker = outcome.dislodged.get(unit.province)
+    if attacker is not None and attacker in outcome.by_convoy and board.datc.convoy_origin_retreat:
+        attacker = None  # it came by convoy: its origin is open (DATC 4.A.5)
+    contested = outcome.contested
+    near = set((m.army_adj if unit.type == ARMY else m.fleet_adj).get(unit.location, ()))
+    for route in board.rules.retreat_routes:
+        near.update(route(m, unit, units_after))
+    options: Iterable[str] = sorted(
+        loc for loc in near
+        if (p := province_of(loc)) not in units_after and p not in contested and p != attacker
+    )
     for rule in board.rules.retreat_rules:
         options = rule(m, unit, options)
     return tuple(options)

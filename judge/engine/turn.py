@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .adjudicator import Movement, VariantParadox
+from .adjudicator import Movement, MovementOutcome
 from .adjustments import adjustments_due, resolve_adjustments
 from .board import Board
 from .map import Map
@@ -28,9 +28,10 @@ from .orders import (
     Waive,
 )
 from .phase import MOVEMENT, RETREAT, Phase
-from .position import Dislodged, Position, Unit
+from .position import Dislodged, Position, Unit, unit_of
 from .results import BOUNCE, CUT, DISLODGED, NO_CONVOY, VOID, Adjudication, OrderResult
 from .retreats import resolve_retreats, retreat_options
+from .routes import VariantParadox
 
 
 def adjudicate(board: Board, position: Position, orders: Iterable[Order]) -> Adjudication:
@@ -55,7 +56,10 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     chosen: dict[str, MovementOrder] = {}
     doubled: dict[str, list[MovementOrder]] = {}
     for o in orders:
-        if not isinstance(o, _MOVEMENT_ORDERS) or on_board.get(o.unit.province) != o.unit:
+        if not isinstance(o, _MOVEMENT_ORDERS):
+            continue
+        there = on_board.get(o.unit.province)
+        if there is not o.unit and there != o.unit:
             continue
         prov = o.unit.province
         if prov in doubled:
@@ -71,7 +75,8 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     paradox: dict[str, MovementOrder] = {}  # variant orders a paradox turned into holds (reported void)
     while True:
         try:
-            out = Movement(board, position, chosen).run()
+            mv = Movement(board, position, chosen)
+            out = mv.run()
             break
         except VariantParadox as exc:  # e.g. tsr_paradox=hold: hold and adjudicate again
             for prov in exc.provinces:
@@ -80,29 +85,20 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
 
     rank = m.power_rank
     results: list[OrderResult] = []
-    for prov, unit in sorted(on_board.items(), key=lambda item: rank.get(item[1].power, 99)):
-        notes: tuple[str, ...] = ()
-        stopped = out.stopped.get(prov)
+    for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
         given = chosen.get(prov)
-        default = given is None
         if prov in doubled:
             results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
-        order: MovementOrder = Hold(unit) if given is None else paradox.get(prov, given)
-        if given is None:
-            notes = ()
-        elif prov in paradox:
-            notes = (VOID,)
-        elif type(order) is Move:
-            if prov not in out.succeeded:
-                notes = (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
-        elif prov in out.void:
-            notes = (VOID,)
-        elif prov in out.cut:
-            notes = (CUT,)
+            if prov not in out.dislodged:
+                continue
+        notes: tuple[str, ...]
+        if given is None:  # no order: a hold, the judge's default
+            order, notes, default = mv.order[prov], (), True
+        else:
+            order, notes, default = paradox.get(prov, given), _notes(prov, given, out, paradox), False
         if prov in out.dislodged:
             notes = (*notes, DISLODGED)
-        if prov not in doubled or prov in out.dislodged:
-            results.append(OrderResult(order, notes, default=default, stopped=stopped))
+        results.append(OrderResult(order, notes, default, out.stopped.get(prov)))
 
     units: dict[str, Unit] = {}
     for prov, unit in position.units.items():
@@ -111,9 +107,9 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
         if prov in out.succeeded:
             o = chosen[prov]
             assert isinstance(o, Move)
-            units[out_dest(o)] = Unit(unit.power, unit.type, o.dest)
+            units[out_dest(o)] = unit_of(unit.power, unit.type, o.dest)
         elif prov in out.stopped:  # a variant move that stopped short of its destination
-            units[out.stopped[prov]] = Unit(unit.power, unit.type, out.stopped[prov])
+            units[out.stopped[prov]] = unit_of(unit.power, unit.type, out.stopped[prov])
         else:
             units[prov] = unit
     dislodged: list[Dislodged] = []
@@ -131,6 +127,20 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
         return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
+
+
+def _notes(prov: str, given: MovementOrder, out: MovementOutcome, paradox: Mapping[str, MovementOrder]) -> tuple[str, ...]:
+    """The notes of an order that was given, as the results print them (without
+    ``dislodged``)."""
+    if prov in paradox:
+        return (VOID,)
+    if type(given) is Move:
+        if prov in out.succeeded:
+            return ()
+        return (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
+    if prov in out.void:
+        return (VOID,)
+    return (CUT,) if prov in out.cut else ()
 
 
 def out_dest(o: Move) -> str:

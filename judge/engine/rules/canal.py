@@ -49,11 +49,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, Movement, VariantRoute
+from ..adjudicator import Movement
 from ..map import ARMY, FLEET, Map, province_of
 from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
 from ..position import Position, Unit
+from ..routes import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, VariantRoute
 from .registry import RulesetPart, register
 
 VIA = "canal"

@@ -55,11 +55,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..adjudicator import FAIL_BOUNCE, FAIL_VOID, PARADOX_HOLD, Movement, VariantRoute
+from ..adjudicator import Movement
 from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
 from ..orders import Hold, Move, MovementOrder, Order, OrderError, Support
 from ..position import Position
+from ..routes import FAIL_BOUNCE, FAIL_VOID, PARADOX_HOLD, VariantRoute
 from .registry import RulesetPart, register
 
 VIA = "railway"

@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from ..adjudicator import RouteRule, VariantRoute
 from ..calendar import STANDARD_CALENDAR, Calendar
 from ..map import Map
 from ..options import Options
 from ..orders import Move, MovementOrder, Order, Support
 from ..position import Position
 from ..retreats import RetreatRoute, RetreatRule
+from ..routes import RouteRule, VariantRoute
 
 #: Legality at entry of a move along a variant route: ``(map, position, move)``, raising
 #: :class:`~judge.engine.orders.OrderError` when the move cannot be valid.
