@@ -288,7 +288,8 @@ def main() -> None:
     url = args.url or f"sqlite:///{tmp / 'judge.db'}"
     config = Config(code="BENCH", address="judge@example.org", data_dir=tmp, database_url=url,
                     smtp_port=free_port(), sender_poll_seconds=0.2, sender_retry_base_seconds=0.2,
-                    scheduler_sync_seconds=600, sender_mails_per_minute=1_000_000, health_seconds=3600)
+                    scheduler_sync_seconds=600, sender_mails_per_minute=1_000_000,
+                    game_mails_per_minute=1_000_000, health_seconds=3600)
     upgrade(url)
     engine = make_engine(url)
     factory = make_sessionmaker(engine, mail_domain=config.domain)
