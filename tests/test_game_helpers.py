@@ -32,7 +32,8 @@ class Judge:
         upgrade(url)
         self.engine = make_engine(url)
         self.factory = make_sessionmaker(self.engine)
-        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY)
+        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY,
+                             secret="a judge secret for the tests")
         self.now = now or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
         self._ids = count(1)
 

@@ -5,7 +5,8 @@ The mail's text is read into commands (:mod:`.reading`, with the table's words);
 command the table (:mod:`.table`) says whether this sender may use it in this game state
 (a refusal is reported on the command's line and the next command is read), and its handler
 returns an :class:`~.outcome.Outcome`. The first sign-on decides who the sender is for the
-rest of the mail. A failed sign-on (unknown game, power or password) undoes everything the
+rest of the mail; a mail sent to a member's reply address and holding no sign-on is that
+member's from its first line (reply to play, :mod:`.replyplay`). A failed sign-on (unknown game, power or password) undoes everything the
 mail did, and the reply says ``Invalid password or power ID specified.`` followed by the
 original message with the password masked (njudge, Bug91-10).
 
@@ -33,6 +34,7 @@ from .command import Command
 from .master import processed_text
 from .outcome import Call, Identity, Outcome
 from .reading import read_commands
+from .replyplay import signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
 
 log = logging.getLogger(__name__)
@@ -93,6 +95,12 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     commands = read_commands(VOCABULARY, mail.text)
     reply = _Reply()
     identity: Identity | None = None
+    by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on)
+    if by_reply is not None:
+        reply.add(by_reply.outcome)
+        if by_reply.identity is not None:
+            identity = by_reply.identity
+            commands = read_commands(VOCABULARY, mail.text, signed_on=True)
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -117,11 +125,11 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if not commands:
         reply.add(Outcome(reply=(render.error_text("Your mail holds no commands. Send HELP for the commands."),),
                           errors=1))
-    queue(session, reply.mails)
+    queue(session, reply.mails, config=config)
     about = view or reply.about
     ctx = context(config, about) if about is not None else judge_context(config)
     rendered = render.reply_mail(ctx, "", reply.sections, reply.errors)
-    queue(session, [Mail.of(mail.sender, rendered, "reply", about)], in_reply_to=mail.message_id)
+    queue(session, [Mail.of(mail.sender, rendered, "reply", about)], in_reply_to=mail.message_id, config=config)
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:

@@ -8,7 +8,8 @@ sharing one database process a phase (or send its late notice) once. The rules o
 in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
 the phase is recorded, missed orders are counted, waits and draw votes are cleared, the next
 phase and its deadline are stored, and the result mail is returned, all in the caller's
-transaction.
+transaction, followed by the mails of what was held for the phase's end (its postal press,
+the orders entered in advance for the next phase: :func:`judge.game.held.released`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
 from ..render import game_over_text, results_mail
 from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
-from . import lateness, notices
+from . import held, lateness, notices
 from .deadlines import zone
 from .mails import Mail, context, everyone, queue
 from .view import GameView, entries_to_json, view_of
@@ -47,7 +48,7 @@ def process_game(session: Session, config: Config, game: str, now: datetime) -> 
     mails = due_work(view, config, now)
     if mails is None:
         return False
-    queue(session, mails)
+    queue(session, mails, config=config)
     return True
 
 
@@ -125,7 +126,8 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, position.phase.code, seq, result.next.phase.code,
              f", won by {', '.join(result.winners)}" if result.winners else "",
              f", missed by {', '.join(missed)}" if missed else "")
-    return [Mail.of(everyone(view), mail, "result", view, position.phase.code)]
+    return [Mail.of(everyone(view), mail, "result", view, position.phase.code),
+            *held.released(view, config, now, position.phase)]
 
 
 def _eliminate(view: GameView) -> None:
