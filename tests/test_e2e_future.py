@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import test_e2e_harness as harness
 from test_e2e_harness import LiveJudge, start_game
+from test_game_helpers import HOLDS
 
 live = harness.live
 GM = "gm@players.test"
 EVERYONE = 8
-SPRING = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A par - bur\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
+SPRING = {**HOLDS, "France": "A par - bur\nA mar h\nF bre h"}
 FALL = {**SPRING, "France": "IF French Army Burgundy\n  A bur - mun\nELSE\n  A par h\nENDIF\nA mar h\nF bre h"}
 
 

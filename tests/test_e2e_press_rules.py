@@ -6,38 +6,25 @@ everyone right after the results."""
 from __future__ import annotations
 
 import test_e2e_harness as harness
-from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import LiveJudge, not_replies, reply_among, start_game
+from test_game_helpers import HOLDS
 
 live = harness.live
 GM = "gm@players.test"
 EVERYONE = 8
-HOLDS = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
 
 
-def _not_reply(mails: list[Mail]) -> list[Mail]:
-    return [m for m in mails if not m.subject.startswith("Re:")]
-
-
-def _reply(mails: list[Mail], sender: str) -> Mail:
-    replies = [m for m in mails if m.subject.startswith("Re:") and m.to == sender]
-    assert len(replies) == 1, [(m.to, m.subject) for m in mails]
-    return replies[0]
 
 
 def test_fake_and_postal_press(live: LiveJudge) -> None:
     powers = start_game(live, "fk")
     italy, france = powers["Italy"], powers["France"]
     mails = live.mail(GM, "signon Mfk gmpw\nset fake, postal press\nset moves delay 0.0005", expect=1 + EVERYONE)
-    assert "Partial may be Faked, Postal Press" in _reply(mails, GM).body
+    assert "Partial may be Faked, Postal Press" in reply_among(mails, GM).body
 
     mails = live.mail(italy, "signon Ifk pw\npress to all but go fake broadcast\nThis is Germany. You are all "
                              "wimps.\nendpress", expect=1 + 6 + 1)
-    press = _not_reply(mails)
+    press = not_replies(mails)
     readers = [a for p, a in powers.items() if p != "Germany"]
     assert sorted(m.to for m in press) == sorted([*readers, GM])
     for m in press:
@@ -48,7 +35,7 @@ def test_fake_and_postal_press(live: LiveJudge) -> None:
         else:
             assert m.subject == "E2E:fk - S1901M Broadcast from I"
             assert "Broadcast message from italy@players.test as Italy in 'fk':" in m.body
-    assert "its readers were shown a broadcast to everyone" in _reply(mails, italy).body
+    assert "its readers were shown a broadcast to everyone" in reply_among(mails, italy).body
 
     reply = live.reply(france, "signon Ffk pw\npostal press\nLong live the Republic.\nendpress")
     assert "Postal press message kept for the results" in reply.body

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import test_e2e_harness as harness
-from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import LiveJudge, Mail, reply_among, start_game
 
 live = harness.live
 GM = "gm@players.test"
@@ -35,11 +35,6 @@ def _send_to(live: LiveJudge, sender: str, to: str, text: str, expect: int = 1) 
     return live.collect(expect)
 
 
-def _reply(mails: list[Mail], sender: str) -> Mail:
-    replies = [m for m in mails if m.subject.startswith("Re:") and m.to == sender]
-    assert len(replies) == 1, [(m.to, m.subject) for m in mails]
-    return replies[0]
-
 
 def test_reply_to_play(live: LiveJudge) -> None:
     powers = start_game(live, "rp")
@@ -52,18 +47,18 @@ def test_reply_to_play(live: LiveJudge) -> None:
     address = _reply_to(live, france)
     assert address == start_reply_to
 
-    reply = _reply(_send_to(live, france, address, "A mar - spa\nF bre - mao\n\n> quoted text from the judge"),
+    reply = reply_among(_send_to(live, france, address, "A mar - spa\nF bre - mao\n\n> quoted text from the judge"),
                    france)
     assert "[Error Flag]" not in reply.subject, reply.body
     assert "Signed on as France in game 'rp' by your reply address" in reply.body
     assert "France: Army Paris -> Burgundy." in reply.body and "France: Fleet Brest -> Mid-Atlantic Ocean." in reply.body
 
-    reply = _reply(_send_to(live, "stranger@players.test", address, "A par h"), "stranger@players.test")
+    reply = reply_among(_send_to(live, "stranger@players.test", address, "A par h"), "stranger@players.test")
     assert "[Error Flag]" in reply.subject and "belongs to a member of game 'rp'" in reply.body
 
     mails = live.mail(GM, "signon Mrp gmpw\nset no reply to play", expect=1 + 8)
     assert all("Reply to play is now off" in m.body for m in mails if not m.subject.startswith("Re:"))
     assert _reply_to(live, france) is None
-    reply = _reply(_send_to(live, france, address, "A par h"), france)
+    reply = reply_among(_send_to(live, france, address, "A par h"), france)
     assert "[Error Flag]" in reply.subject and "no longer signs anybody on" in reply.body
     live.quiet(0.5)

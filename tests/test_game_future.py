@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_game_helpers import Judge, password_of, start_standard
+from test_game_helpers import HOLDS, Judge, as_power, start_standard
 
 from judge.engine import initial_position
 from judge.game.conditions import ConditionError, holds, read_condition, read_lines
@@ -17,12 +17,6 @@ from judge.store.held import FutureOrders
 from judge.store.mail import OutboxMessage
 
 FRANCE = "p2@example.org"
-HOLDS = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
 
 
 @pytest.fixture
@@ -32,13 +26,8 @@ def judge(tmp_path: Path) -> Judge:
     return j
 
 
-def _signon(judge: Judge, power: str) -> tuple[str, str]:
-    address = f"p{'AEFGIRT'.index(power[0])}@example.org"
-    return address, f"signon {power[0]}dt {password_of(judge, 'dt', power)}\n"
-
-
 def _mail(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    address, signon = _signon(judge, power)
+    address, signon = as_power(judge, power)
     return judge.mail(address, signon + text)
 
 

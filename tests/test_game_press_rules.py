@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_game_helpers import Judge, password_of, start_standard
+from test_game_helpers import HOLDS, Judge, as_power, start_standard
 
 from judge.game.press_rules import MAY_FAKE, OBSERVER_WHITE
 from judge.store.games import Game, find_game
@@ -18,12 +18,6 @@ from judge.store.mail import OutboxMessage, archive_for
 GM = "gm@example.org"
 OBSERVER = "obs@example.org"
 EVERYONE = 8
-HOLDS = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
 
 
 @pytest.fixture
@@ -38,7 +32,8 @@ def _address(power: str) -> str:
 
 
 def _mail(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    return judge.mail(_address(power), f"signon {power[0]}dt {password_of(judge, 'dt', power)}\n{text}")
+    address, signon = as_power(judge, power)
+    return judge.mail(address, signon + text)
 
 
 def _press(judge: Judge, power: str, head: str, text: str = "Meet me in Burgundy.") -> list[OutboxMessage]:
