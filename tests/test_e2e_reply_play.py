@@ -55,6 +55,9 @@ def test_reply_to_play(live: LiveJudge) -> None:
 
     reply = reply_among(_send_to(live, "stranger@players.test", address, "A par h"), "stranger@players.test")
     assert "[Error Flag]" in reply.subject and "belongs to a member of game 'rp'" in reply.body
+    made_up = "judge+99999999999999999999-abcdefghijklmnopqrst@judge.test"  # beyond any row id
+    reply = reply_among(_send_to(live, france, made_up, "A par h"), france)
+    assert "no longer signs anybody on" in reply.body
 
     mails = live.mail(GM, "signon Mrp gmpw\nset no reply to play", expect=1 + 8)
     assert all("Reply to play is now off" in m.body for m in mails if not m.subject.startswith("Re:"))

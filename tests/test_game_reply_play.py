@@ -106,7 +106,8 @@ def test_only_from_the_members_own_address(judge: Judge) -> None:
     assert not any(p.power == "France" for p in judge.game("dt").players if p.email == "friend@example.org")
 
 
-@pytest.mark.parametrize("tag", ["4-aaaaaaaaaaaaaaaaaaaa", "999-aaaaaaaaaaaaaaaaaaaa", "x-y", "4", "4-"])
+@pytest.mark.parametrize("tag", ["4-aaaaaaaaaaaaaaaaaaaa", "999-aaaaaaaaaaaaaaaaaaaa", "x-y", "4", "4-",
+                                 "99999999999999999999-aaaa", "4-\u00e9t\u00e9"])
 def test_a_made_up_address_signs_nobody_on(judge: Judge, tag: str) -> None:
     rows = _send(judge, FRANCE, f"judge+{tag}@example.org", "A par - bur")
     reply = _reply(rows)

@@ -138,6 +138,8 @@ TABLE: tuple[Row, ...] = (
     Row("SET BUILDS", _set("BUILDS", "BUILD", "ADJUST", "ADJUSTMENTS"), MASTERS, NOT_OVER, clock.set_builds),
     Row("SET PRESS", _set(*_PRESS_SETTINGS), MASTERS, None, press.set_press, action="change the press settings"),
     # -- postal press, orders for later phases, reply to play (game life, part C) -----------------------
+    # PHASE directs the commands after it to a later phase; the IF/ELSE IF/ELSE/ENDIF lines of
+    # conditional orders after it are order lines of the run, read by judge.game.conditions.
     Row("POSTAL PRESS", ("POSTAL PRESS", "POSTALPRESS"), MEMBERS, RUNNING, press.postal_press,
         action="send postal press", block=True),
     Row("PHASE", ("PHASE",), PLAYERS, frozenset({ACTIVE}), orders.phase, action="give orders for a later phase",

@@ -92,7 +92,7 @@ def member_for(session: Session, config: Config, recipients: Iterable[str], send
         if tag is None:
             continue
         number, _, mac = tag.partition("-")
-        player = session.get(Player, int(number)) if number.isdigit() and mac else None
+        player = session.get(Player, int(number)) if number.isdigit() and len(number) <= 9 and mac else None
         expected = reply_address(config, player.game, player) if player is not None else None
         if player is None or expected is None or not hmac.compare_digest(expected.encode(), address.strip().lower().encode()):
             return Found(None, False)
