@@ -227,3 +227,16 @@ def test_a_new_player_of_the_power_does_not_inherit_them(judge: Judge) -> None:
     assert judge.game("dt").phase == "F1901M"
     assert not [r for r in judge.since(0) if r.kind == "private"]
     assert _kept(judge) == []
+
+
+def test_no_condition_nests_deep_enough_to_hurt(judge: Judge) -> None:
+    deep = "if " + "(" * 5000 + "lon"
+    chain = "if " + " and ".join(["lon"] * 5000)
+    nots = "if " + "not " * 5000 + "lon"
+    ifs = "\n".join(["if lon"] * 5000)
+    rows = _mail(judge, "France", f"phase f1901m\n{deep}\n{chain}\n{nots}\n{ifs}\nA par - bur")
+    body = _reply(rows).body
+    assert "nests deeper than 20 levels" in body and "at most 50 tests" in body and "nest 20 deep at most" in body
+    _everyone_holds(judge)
+    assert judge.game("dt").phase == "F1901M"
+    assert [r.kind for r in judge.since(0) if r.kind == "private"] == ["private"]

@@ -16,6 +16,7 @@ A condition is ``[NOT] [<power>] [<type>] <prov>`` (power, type and province in 
 the power spelled out, as an adjective or abbreviated to two letters or more), combined with
 ``AND`` and ``OR`` evaluated left to right; parentheses change that, and the end of a line
 closes any left open; the end of the lines closes any ``IF`` left open, without an error.
+Nesting is bounded (:data:`MAX_DEPTH`, :data:`MAX_TESTS`), so no mail can exhaust the stack.
 It is true when a unit of that type and power stands in the province at the beginning of the
 phase (:func:`holds`). A condition that cannot be read is reported, and is never true.
 """
@@ -30,6 +31,10 @@ from ..engine import ARMY, FLEET, Map, OrderError, Position, province_of
 from ..engine.parser import find_location
 
 _TOKEN = re.compile(r"[()]|[^\s()]+")
+#: How deep parentheses, NOT and IF may nest, and how many tests one condition may join: far
+#: beyond any real order, and short of Python's recursion limit.
+MAX_DEPTH = 20
+MAX_TESTS = 50
 _TYPES = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 _JOINS = ("AND", "OR")
 
@@ -135,22 +140,26 @@ class _Reader:
     def peek(self) -> str:
         return self.tokens[self.i].upper() if self.i < len(self.tokens) else ""
 
-    def expr(self) -> Condition:
-        left = self.term()
+    tests: int = 0
+
+    def expr(self, depth: int = 0) -> Condition:
+        left = self.term(depth)
         while self.peek() in _JOINS:
             op = self.peek()
             self.i += 1
-            left = Join(op, left, self.term())
+            left = Join(op, left, self.term(depth))
         return left
 
-    def term(self) -> Condition:
+    def term(self, depth: int) -> Condition:
         word = self.peek()
+        if depth > MAX_DEPTH:
+            raise ConditionError(f"The condition nests deeper than {MAX_DEPTH} levels.")
         if word == "NOT":
             self.i += 1
-            return Not(self.term())
+            return Not(self.term(depth + 1))
         if word == "(":
             self.i += 1
-            inner = self.expr()
+            inner = self.expr(depth + 1)
             if self.peek() == ")":
                 self.i += 1
             return inner
@@ -160,6 +169,9 @@ class _Reader:
             self.i += 1
         if not words:
             raise ConditionError(f"A condition is missing {'before ' + repr(word) if word else 'at the end'}.")
+        self.tests += 1
+        if self.tests > MAX_TESTS:
+            raise ConditionError(f"A condition may join at most {MAX_TESTS} tests.")
         return _test(self.m, words)
 
 
@@ -254,7 +266,10 @@ def read_lines(m: Map, lines: Sequence[str]) -> Reading:
             here().append(OrderLine(line, index))
             continue
         word, rest = found
-        if word == "IF":
+        if word == "IF" and len(frames) >= MAX_DEPTH:
+            errors.setdefault(index, []).append(f"IFs may nest {MAX_DEPTH} deep at most.")
+            frames[-1][0].branches[-1].items.append(If([Branch(Unreadable())]))
+        elif word == "IF":
             item = If([Branch(condition(index, rest))])
             frames.append((item, here(), False))
         elif not frames:
