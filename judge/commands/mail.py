@@ -6,9 +6,10 @@ command the table (:mod:`.table`) says whether this sender may use it in this ga
 (a refusal is reported on the command's line and the next command is read), and its handler
 returns an :class:`~.outcome.Outcome`. The first sign-on decides who the sender is for the
 rest of the mail; a mail sent to a member's reply address and holding no sign-on is that
-member's from its first line (reply to play, :mod:`.replyplay`). A failed sign-on (unknown game, power or password) undoes everything the
-mail did, and the reply says ``Invalid password or power ID specified.`` followed by the
-original message with the password masked (njudge, Bug91-10).
+member's from its first line (reply to play, :mod:`.replyplay`). A failed sign-on (unknown
+game, power or password) undoes everything the mail did, and the reply says ``Invalid
+password or power ID specified.`` followed by the original message with the password masked
+(njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
