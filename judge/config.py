@@ -7,7 +7,7 @@ Contract::
 
 Sections and keys (a key not listed here is an error naming it)::
 
-    [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds
+    [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds, secret
     [database]  url
     [smtp]      host, port, max_message_bytes
     [relay]     host, port, user, password, starttls, timeout
@@ -24,10 +24,16 @@ A relative ``data_dir`` is taken relative to the configuration file's folder (to
 folder when no file is given). ``database_url`` defaults to the SQLite file
 ``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``. The web archive
 (``judge web``) is on only when the file has a ``[web]`` section (``web_enabled``).
+
+``secret`` signs the players' reply addresses (:func:`judge_secret`); it is never printed
+(not in the ``repr``), and when the file has none the judge makes one in ``<data_dir>/secret``.
+The judge's address in tagged form (``judge+tag@domain``, :meth:`Config.is_own`) is its own.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +87,7 @@ class Config:
     web_host: str = "127.0.0.1"
     web_port: int = 8080
     web_base_url: str = ""
+    secret: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -95,6 +102,13 @@ class Config:
         """The domain of the judge's address (used for Message-IDs and the SMTP greeting)."""
         return self.address.rpartition("@")[2] or "localhost"
 
+    def is_own(self, address: str) -> bool:
+        """Whether ``address`` (bare, any case) is the judge's own: its address, or that
+        address with a tag after ``+`` (``judge+tag@domain``, the reply addresses)."""
+        local, _, domain = address.strip().lower().rpartition("@")
+        own_local, _, own_domain = self.address.lower().rpartition("@")
+        return domain == own_domain and (local == own_local or local.startswith(own_local + "+"))
+
 
 # (section, key) -> (Config field, accepted types)
 _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
@@ -105,6 +119,7 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("judge", "data_dir"): ("data_dir", (str,)),
     ("judge", "stop_seconds"): ("stop_seconds", (int, float)),
     ("judge", "health_seconds"): ("health_seconds", (int, float)),
+    ("judge", "secret"): ("secret", (str,)),
     ("database", "url"): ("database_url", (str,)),
     ("smtp", "host"): ("smtp_host", (str,)),
     ("smtp", "port"): ("smtp_port", (int,)),
@@ -218,3 +233,36 @@ def load_config(path: str | Path | None = None) -> Config:
     config = Config(data_dir=data_dir, **values)
     _check(config)
     return config
+
+
+SECRET_FILE = "secret"
+_SECRETS: dict[Path, bytes] = {}
+
+
+def judge_secret(config: Config) -> bytes:
+    """The key that signs reply addresses: ``[judge] secret``, else the one kept in
+    ``<data_dir>/secret``, made (random, readable by its owner only) the first time it is
+    needed; two processes making it at once agree on one (it is linked into place)."""
+    if config.secret:
+        return config.secret.encode()
+    path = (config.data_dir / SECRET_FILE).resolve()
+    known = _SECRETS.get(path)
+    if known is not None:
+        return known
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    value = path.read_text().strip()
+    if not value:
+        raise ConfigError(f"{path} is empty: delete it, or set [judge] secret")
+    _SECRETS[path] = value.encode()
+    return _SECRETS[path]

@@ -11,6 +11,7 @@ import pytest
 from jinja2 import UndefinedError
 
 from judge.engine import initial_position
+from judge.game.press_rules import MAY_FAKE, WHITE_GREY, PressRules
 from judge.maps import load_board
 from judge.render import CATALOGUE, Entry
 from judge.render.catalogue import PAGE, PART, PICTURE, entry
@@ -31,7 +32,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/game_start": {"header": HEADER, "recipient": "France", "game": "dt", "players": [("Master", "m@x")],
                        "season": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
     "all/press": {"header": HEADER, "game": "dt", "author": "a@x", "role": "France", "recipients": None,
-                  "text": "Hello."},
+                  "truth": {"author": "a@x", "role": "France", "recipients": ["Italy"]}, "text": "Hello."},
     "all/resign": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
     "all/eject": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
     "all/game_state": {"header": HEADER, "game": "dt", "change": "paused", "reason": "", "deadline": WHEN},
@@ -70,9 +71,10 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/processed": {"game": "dt", "done": "S1901M", "phase": "F1901M", "finished": False, "deadline": WHEN},
     "player/resigned": {"game": "dt", "powers": ["France"]},
     "player/draw_vote": {"game": "dt", "vote": True, "declared": True, "powers": ["France", "Italy"]},
-    "player/press_sent": {"game": "dt", "author": None, "role": "France", "recipients": ["Italy"], "text": "Hi."},
+    "player/press_sent": {"game": "dt", "author": None, "role": None, "recipients": ["Italy"], "truth": None,
+                          "text": "Hi."},
     "player/press_delivered": {"everyone": False, "grey": True, "got": ["Italy"], "unplayed": ["Turkey"],
-                               "master_copy": True},
+                               "master_copy": True, "faked": "partial", "shown": ["Russia"], "hidden": False},
     "player/press_refused": {"reason": "too_long", "game": "dt", "size": 30000, "limit": 20000},
     "player/takeover": {"game": "dt", "power": "France", "returned": False, "letter": "F", "deadline": WHEN,
                         "grace": WHEN},
@@ -95,8 +97,25 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/lengths_set": {"game": "dt", "kind": "Move", "line": "clock 1410", "next": "71 hours", "grace": "167 hours",
                         "delay": "0.5 hours", "minimum": "12 hours", "days": "-MTWTF-", "at": "23:30"},
     "all/option_set": {"game": "dt", "option": "railway", "value": "no"},
-    "all/press_set": {"game": "dt", "changed": True, "press": "white/grey", "partial": False,
-                      "summary": "White/Grey, No Partial, No Fake"},
+    "all/press_set": {"game": "dt", "changed": True, "rules": PressRules(WHITE_GREY, False, MAY_FAKE, True),
+                      "summary": "White/Grey, No Partial, Partial may be Faked, Postal Press"},
+    # -- game life, part C
+    "all/postal_press": {"header": HEADER, "game": "dt", "title": "Movement for Spring of 1901",
+                         "messages": [{"author": "a@x", "role": "France", "recipients": None, "text": "Hi."}]},
+    "player/future_applied": {"header": HEADER, "game": "dt", "power": "France", "applied": True,
+                              "title": "Movement for Fall of 1905", "sections": ["> A par - bur"],
+                              "dropped": ["Fall 1905 Retreat"], "errors": 1},
+    "player/postal_held": {"game": "dt", "title": "Movement for Spring of 1901", "phase": "S1901M",
+                           "role": "France", "author": "a@x", "text": "Hi."},
+    "player/future_entered": {"phase": "F1905M", "title": "Fall 1905 Movement", "now": False},
+    "player/future_pending": {"pending": [SimpleNamespace(phase="F1905M", title="Fall 1905 Movement",
+                                                          lines=["A par - bur"], wait=True)]},
+    "player/future_cleared": {"phases": ["F1905M"], "phase": ""},
+    "player/future_kept": {"title": "Fall 1905 Movement", "phase": "F1905M", "lines": 3, "wait": None},
+    "player/future_wait": {"wait": True, "phase": "F1905M"},
+    "player/future_none": {},
+    "player/reply_play": {"reason": "signed", "game": "dt", "role": "France"},
+    "all/reply_play_set": {"game": "dt", "on": False, "changed": True},
     "all/ending": {"how": "draw", "game": "dt", "powers": ["France", "Italy"]},
     "all/pictures_set": {"game": "dt", "on": False, "whole_game": False},
     "player/map_sent": {"game": "dt", "filename": "dt-S1901M.png"},

@@ -190,3 +190,15 @@ def start_game(live: LiveJudge, name: str, variant: str = "standard", *, players
         live.mail(address, f"signon ?{name} pw\nset preference {m.power(power).letter}",
                   expect=1 + (len(powers) + 1 if last else 0))
     return dict(zip(powers, addresses, strict=True))
+
+
+def not_replies(mails: list[Mail]) -> list[Mail]:
+    """The mails that are no reply to an incoming mail (press, notices, results)."""
+    return [m for m in mails if not m.subject.startswith("Re:")]
+
+
+def reply_among(mails: list[Mail], sender: str) -> Mail:
+    """The one reply to ``sender`` among ``mails``."""
+    replies = [m for m in mails if m.subject.startswith("Re:") and m.to == sender]
+    assert len(replies) == 1, [(m.to, m.subject) for m in mails]
+    return replies[0]

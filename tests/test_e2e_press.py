@@ -1,6 +1,6 @@
 """Partial and grey press over real SMTP: PRESS TO letters reaches only the named powers and
 the master, and the reply says who got it; after SET WHITE/GREY, grey press and grey broadcasts
-reach their readers without the sender's power or address."""
+reach their readers without the sender's power or address, and the master's copy names them."""
 
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ def test_partial_and_grey_press(live: LiveJudge) -> None:
     press = _not_reply(mails)
     assert sorted(m.to for m in press) == sorted([GM, germany])
     to_germany = next(m for m in press if m.to == germany)
+    to_master = next(m for m in press if m.to == GM)
+    assert "Message from france@players.test as France in 'prs' to Germany:" in to_master.body
     assert to_germany.subject == "E2E:prs - S1901M Press"
     assert "Message in 'prs' to Germany:" in to_germany.body and "Watch Munich." in to_germany.body
     assert "France" not in to_germany.body and "france@" not in to_germany.body
@@ -63,6 +65,11 @@ def test_partial_and_grey_press(live: LiveJudge) -> None:
     press = _not_reply(mails)
     assert sorted(m.to for m in press) == sorted([GM, *powers.values()])
     for m in press:
+        if m.to == GM:  # the master's copy tells the truth
+            assert m.subject == "E2E:prs - S1901M Broadcast from I"
+            assert "Broadcast message from italy@players.test as Italy in 'prs':" in m.body
+            assert "readers got it headed \"Broadcast message in 'prs':\"" in m.body
+            continue
         assert m.subject == "E2E:prs - S1901M Broadcast"
         assert "Broadcast message in 'prs':" in m.body and "Someone here is lying." in m.body
         assert "Italy" not in m.body and "italy@" not in m.body

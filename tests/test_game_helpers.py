@@ -32,7 +32,8 @@ class Judge:
         upgrade(url)
         self.engine = make_engine(url)
         self.factory = make_sessionmaker(self.engine)
-        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY)
+        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY,
+                             secret="a judge secret for the tests")
         self.now = now or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
         self._ids = count(1)
 
@@ -83,3 +84,18 @@ def password_of(judge: Judge, name: str, power: str) -> str:
     game = judge.game(name)
     stored = next(p.password_hash for p in game.players if p.power == power)
     return next(pw for pw in [f"pw{i}" for i in range(7)] + ["pw"] if check_password(pw, stored))
+
+
+#: A hold for every unit of every power in Spring 1901 (Standard).
+HOLDS = {
+    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
+    "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
+    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
+    "Turkey": "F ank h\nA con h\nA smy h",
+}
+
+
+def as_power(judge: Judge, power: str, name: str = "dt") -> tuple[str, str]:
+    """(address, sign-on line) of ``power``'s player in a game of :func:`start_standard`."""
+    address = f"p{STANDARD_LETTERS.index(power[0])}@example.org"
+    return address, f"signon {power[0]}{name} {password_of(judge, name, power)}\n"

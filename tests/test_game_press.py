@@ -3,18 +3,27 @@ and missed-deadline counts."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from test_game_helpers import Judge, password_of, start_standard
 
 from judge.game.press_rules import (
+    FAKE_ALWAYS,
+    FAKE_BY_DEFAULT,
     GREY,
     GREY_WHITE,
+    MAY_FAKE,
     NONE,
+    OBSERVER_NONE,
+    OBSERVER_PARTIAL,
+    OBSERVER_WHITE,
     WHITE,
     WHITE_GREY,
+    Addressees,
     PressRequest,
+    PressRules,
     PressSettingError,
     apply_settings,
     describe,
@@ -68,6 +77,8 @@ def _press_rows(rows: list[OutboxMessage]) -> list[OutboxMessage]:
     ("NO WHITE", (WHITE_GREY, True), (GREY, True)),
     ("NO GREY", (GREY_WHITE, True), (WHITE, True)),
     ("GREY/WHITE", (WHITE, True), (GREY_WHITE, True)),
+    ("DEFAULT GREY", (WHITE, True), (GREY_WHITE, True)),
+    ("DEFAULT WHITE", (GREY, True), (WHITE_GREY, True)),
     ("NO PRESS", (WHITE, True), (NONE, True)),
     ("PRESS NONE", (WHITE, True), (NONE, True)),
     ("NO PARTIAL", (WHITE, True), (WHITE, False)),
@@ -75,13 +86,34 @@ def _press_rows(rows: list[OutboxMessage]) -> list[OutboxMessage]:
     ("GREY, NO WHITE, NO PARTIAL", (WHITE, True), (GREY, False)),
 ])
 def test_settings_follow_njudge_words(text: str, before: tuple[str, bool], after: tuple[str, bool]) -> None:
-    assert apply_settings(text, *before) == after
+    rules = apply_settings(text, PressRules(*before))
+    assert (rules.kind, rules.partial) == after
+
+
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("FAKE", "fake", MAY_FAKE), ("PARTIAL MAY BE FAKED", "fake", MAY_FAKE), ("PARTIAL MAY", "fake", MAY_FAKE),
+    ("PARTIAL FAKES BROADCAST BY DEFAULT", "fake", FAKE_BY_DEFAULT), ("PARTIAL FAKES BY DEFAULT", "fake", FAKE_BY_DEFAULT),
+    ("PARTIAL FAKES BROADCAST", "fake", FAKE_ALWAYS), ("POSTAL PRESS", "postal", True),
+    ("OBSERVER WHITE PRESS", "observer", OBSERVER_WHITE), ("OBSERVERS NO PRESS", "observer", OBSERVER_NONE),
+    ("OBSERVER PARTIAL", "observer", OBSERVER_PARTIAL), ("MUST ORDER", "must_order", True),
+    ("NO MINOR PRESS", "minor", False), ("NO LATE PRESS", "late", False), ("NOGRACE PRESS", "grace", False),
+    ("BLANK PRESS", "blank", True), ("NORMAL PRESS", "all_press", False),
+])
+def test_the_other_njudge_press_settings(text: str, field: str, value: object) -> None:
+    assert getattr(apply_settings(text, PressRules()), field) == value
+    assert apply_settings(text, PressRules()) == replace(PressRules(), **{field: value})
+
+
+def test_settings_undo_each_other() -> None:
+    rules = apply_settings("FAKE, POSTAL, OBSERVER NO, MUST ORDER, NO LATE PRESS, NORMAL PRESS", PressRules())
+    assert apply_settings("NO FAKE BROADCAST, NO POSTAL PRESS, OBSERVER ANY, NO MUST ORDER, LATE PRESS, ALL PRESS",
+                          rules) == PressRules()
 
 
 def test_unsupported_settings_are_refused() -> None:
-    for text in ("PARTIAL FAKES BROADCAST", "", "WHITE, POSTAL"):
+    for text in ("PARTIAL NONSENSE", "", "WHITE, TOUCH", "OBSERVER GREY"):
         with pytest.raises(PressSettingError):
-            apply_settings(text, WHITE, True)
+            apply_settings(text, PressRules())
 
 
 def test_press_options() -> None:
@@ -92,15 +124,33 @@ def test_press_options() -> None:
     assert read_options(["-go", "white"]) == PressRequest(False, "GO", True)
     assert read_options(["+R"]) == PressRequest(None, "R")
     assert read_options(["anonymously"]).grey is True
-    for bad in (["to"], ["fake"], ["to", "f", "to", "g"], ["turkey"], ["to", "all", "but"]):
+    for bad in (["to"], ["to", "f", "to", "g"], ["turkey"], ["to", "all", "but"], ["fake", "partial"],
+                ["fake", "fake"], ["to", "f", "fake", "nofake"]):
         with pytest.raises(PressSettingError):
             read_options(bad)
 
 
+@pytest.mark.parametrize(("words", "readers", "fake"), [
+    ("fake to frg", Addressees(), Addressees("FRG")),
+    ("to frg fake", Addressees("FRG"), Addressees()),
+    ("fake broadcast to frg", Addressees("FRG"), Addressees()),
+    ("to all but g fake broadcast", Addressees("G", True), Addressees()),
+    ("to a fake to at", Addressees("A"), Addressees("AT")),
+    ("fake partial to all but r", Addressees(), Addressees("R", True)),
+    ("+e fake -e", Addressees("E"), Addressees("E", True)),
+])
+def test_fake_options_name_the_real_readers_first(words: str, readers: Addressees, fake: Addressees) -> None:
+    request = read_options(words.split())
+    assert (request.readers, request.fake) == (readers, fake)
+    assert read_options(["to", "r", "nofake", "broadcast"]) == PressRequest(None, "R", no_fake=True)
+
+
 def test_describe_is_the_list_line() -> None:
-    assert describe(WHITE, True) == "White, Partial Allowed, No Fake"
-    assert describe(GREY_WHITE, False) == "Grey/White, No Partial, No Fake"
-    assert describe(NONE, True).startswith("None")
+    assert describe(PressRules()) == "White, Partial Allowed, No Fake"
+    assert describe(PressRules(GREY_WHITE, False)) == "Grey/White, No Partial, No Fake"
+    assert describe(PressRules(NONE)).startswith("None")
+    assert describe(PressRules(fake=FAKE_BY_DEFAULT, postal=True, observer=OBSERVER_WHITE, must_order=True)) == (
+        "White, Partial Allowed, Partial Fakes Broadcast by default, Postal Press, Observer White, Must Order")
 
 
 # -- press by mail ----------------------------------------------------------------------------
@@ -195,7 +245,7 @@ def test_settings_are_the_masters_and_everyone_is_told(judge: Judge) -> None:
     assert (game.press, game.partial_press) == (GREY_WHITE, False)
     rows = judge.mail(GM, "signon mdt gmpw\nset grey/white press")
     assert [r.kind for r in rows] == ["reply"] and "stay: Grey/White" in rows[0].body
-    reply = _master(judge, "set partial fakes broadcast")
+    reply = _master(judge, "set partial nonsense")
     assert "[Error Flag]" in reply.subject and "does not read the press setting" in reply.body
 
 

@@ -101,11 +101,32 @@ def test_clock_and_draw_commands() -> None:
 
 def test_press_settings_keep_their_words() -> None:
     cmds = parse("signon mdt pw\nset grey\nset no white press\nset white/grey, no partial\n"
-                 "set no press\nset press none\nset nopartial\nset postal press")
+                 "set no press\nset press none\nset nopartial\nset postal press\nset partial may be faked\n"
+                 "set no grace press\nset grace 24\nset observer no press\nset no must order\nset touch press")
     assert [(x.verb, x.line) for x in cmds[1:]] == [
         ("SET PRESS", "set grey"), ("SET PRESS", "set no white press"), ("SET PRESS", "set white/grey, no partial"),
         ("SET PRESS", "set no press"), ("SET PRESS", "set press none"), ("SET PRESS", "set nopartial"),
-        ("SET", "set postal press")]
+        ("SET PRESS", "set postal press"), ("SET PRESS", "set partial may be faked"),
+        ("SET PRESS", "set no grace press"), ("SET GRACE", "set grace 24"), ("SET PRESS", "set observer no press"),
+        ("SET PRESS", "set no must order"), ("SET", "set touch press")]
+
+
+def test_a_phase_line_directs_the_commands_after_it() -> None:
+    cmds = parse("signon fdt pw\na par - bur\nphase fall 1901 movement\nif french par\n  a par - pic\nendif\n"
+                 "set wait\npress to e\nhi\nendpress\nf bre - mao\nphase s1902m\nclear\na pic - bel")
+    assert [(c.verb, c.phase, [line.text for line in c.body] if c.verb == "ORDERS" else c.text)
+            for c in cmds[1:]] == [
+        ("ORDERS", "", ["a par - bur"]), ("PHASE", "fall 1901 movement", "fall 1901 movement"),
+        ("ORDERS", "fall 1901 movement", ["if french par", "a par - pic", "endif"]),
+        ("SET WAIT", "fall 1901 movement", ""), ("PRESS", "fall 1901 movement", "to e"),
+        ("ORDERS", "fall 1901 movement", ["f bre - mao"]), ("PHASE", "s1902m", "s1902m"),
+        ("CLEAR", "s1902m", ""), ("ORDERS", "s1902m", ["a pic - bel"])]
+
+
+def test_a_mail_to_a_reply_address_is_read_as_signed_on() -> None:
+    assert [c.verb for c in read_commands(VOCABULARY, "a par - bur\nset wait")] == ["UNKNOWN", "SET WAIT"]
+    assert [c.verb for c in read_commands(VOCABULARY, "a par - bur\nset wait", signed_on=True)] == [
+        "ORDERS", "SET WAIT"]
 
 
 def test_every_spelling_reads_as_its_row() -> None:

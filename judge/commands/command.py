@@ -30,7 +30,9 @@ class Command:
     the reader's own verbs (``ORDERS``...); ``args`` are the words after the command's
     words and ``text`` the rest of the line as written (dates, options); ``line`` and
     ``lineno`` say where it stood. ``body`` holds a press block's lines, or, for ``ORDERS``,
-    the order lines of the run.
+    the order lines of the run. ``phase`` is the text of the ``PHASE`` line in force (the
+    phase the orders and ``SET WAIT`` after it are for, njudge ``data/syntax``), "" for the
+    current phase.
     """
 
     verb: str
@@ -39,6 +41,7 @@ class Command:
     line: str = ""
     lineno: int = 0
     body: tuple[Line, ...] = ()
+    phase: str = ""
 
     @property
     def press_text(self) -> str:

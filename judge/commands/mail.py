@@ -5,9 +5,11 @@ The mail's text is read into commands (:mod:`.reading`, with the table's words);
 command the table (:mod:`.table`) says whether this sender may use it in this game state
 (a refusal is reported on the command's line and the next command is read), and its handler
 returns an :class:`~.outcome.Outcome`. The first sign-on decides who the sender is for the
-rest of the mail. A failed sign-on (unknown game, power or password) undoes everything the
-mail did, and the reply says ``Invalid password or power ID specified.`` followed by the
-original message with the password masked (njudge, Bug91-10).
+rest of the mail; a mail sent to a member's reply address and holding no sign-on is that
+member's from its first line (reply to play, :mod:`.replyplay`). A failed sign-on (unknown
+game, power or password) undoes everything the mail did, and the reply says ``Invalid
+password or power ID specified.`` followed by the original message with the password masked
+(njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
@@ -36,6 +38,7 @@ from .command import ORDERS, Command
 from .master import processed_text
 from .outcome import Call, Identity, Outcome
 from .reading import read_commands
+from .replyplay import signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
 
 log = logging.getLogger(__name__)
@@ -111,6 +114,12 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
     reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
+    by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on)
+    if by_reply is not None:
+        reply.add(by_reply.outcome)
+        if by_reply.identity is not None:
+            identity = by_reply.identity
+            commands = read_commands(VOCABULARY, mail.text, signed_on=True)
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -152,7 +161,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     ctx = context(config, about) if about is not None else judge_context(config)
     rendered = render.reply_mail(ctx, "", sections, reply.errors)
     answer = Mail.of(mail.sender, rendered, "reply", about, files=reply.files)
-    queue(session, [answer, *reply.mails], in_reply_to=mail.message_id)
+    queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from .. import render
 from ..game import status
+from . import orders
 from .outcome import Call, Outcome, said
 
 
 def set_wait(call: Call) -> Outcome:
-    """``SET WAIT``: hold the phase until the deadline even when every order is in."""
+    """``SET WAIT``: hold the phase until the deadline even when every order is in; after a
+    ``PHASE`` line, for that phase (:func:`.orders.wait_later`)."""
+    if call.cmd.phase:
+        return orders.wait_later(call, True)
     call.me.wait = True
     return said(render.wait_text(True), changed=True)
 
 
 def set_nowait(call: Call) -> Outcome:
+    if call.cmd.phase:
+        return orders.wait_later(call, False)
     call.me.wait = False
     return said(render.wait_text(False), changed=True)
 

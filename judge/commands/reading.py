@@ -12,6 +12,13 @@ NOWAIT``). A line is matched against the spellings of the command table, longest
   checked and echoed together. Before a sign-on such a line is ``UNKNOWN``.
 - ``SIGNOFF`` and a signature separator ``--`` end the commands; so does ``HELP`` before
   any sign-on (njudge). Blank lines and quoted lines (``>``) are skipped.
+- A command that directs orders (``PHASE season year kind``) makes every command after it
+  carry its text as ``Command.phase``, until the next such command: the orders after it (and
+  a ``SET WAIT``) are for that phase (njudge ``data/syntax``: "All orders until the next
+  PHASE directive or the end of the mail message will be saved for the specified phase").
+  The ``IF``/``ELSE``/``ENDIF`` lines of conditional orders are order lines of the run.
+- A mail that reached the judge at a member's reply address is read as signed on from its
+  first line (``signed_on``, reply to play).
 
 This module only reads text: it knows no game, power or password, and no command's
 meaning beyond the :class:`Vocabulary` it is given.
@@ -26,7 +33,7 @@ from .command import ORDERS, STRAY_END, UNKNOWN, Command, Line
 
 _JOINS = {"SIGN": ("ON", "OFF"), "END": ("PRESS", "BROADCAST"), "SEND": ("ME",), "NO": None}
 _PRESS_END = frozenset({"ENDPRESS", "ENDBROADCAST", "SIGNOFF"})
-LONGEST = 3
+LONGEST = 4
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,8 @@ class Vocabulary:
     ``spellings`` maps a spelling (upper-case words in joined form: ``("SET", "NOWAIT")``)
     to its verb; ``blocks`` are verbs that open a press block; ``signs_on`` verbs after
     which lines are orders; ``ends`` verbs that end the mail; ``ends_unsigned`` verbs that
-    end it when no sign-on came before (``HELP``).
+    end it when no sign-on came before (``HELP``); ``directs`` verbs whose text the commands
+    after them carry as their phase (``PHASE``).
     """
 
     spellings: Mapping[tuple[str, ...], str]
@@ -44,6 +52,7 @@ class Vocabulary:
     signs_on: frozenset[str] = field(default_factory=frozenset)
     ends: frozenset[str] = field(default_factory=frozenset)
     ends_unsigned: frozenset[str] = field(default_factory=frozenset)
+    directs: frozenset[str] = field(default_factory=frozenset)
 
 
 def _joined(text: str, most: int = LONGEST) -> list[tuple[str, int]]:
@@ -89,21 +98,22 @@ def _is_press_end(line: str) -> bool:
     return len(words) == 1 and words[0] in _PRESS_END
 
 
-def read_commands(vocabulary: Vocabulary, text: str) -> list[Command]:
-    """The commands of a mail's text, in order (see the module docstring)."""
+def read_commands(vocabulary: Vocabulary, text: str, *, signed_on: bool = False) -> list[Command]:
+    """The commands of a mail's text, in order (see the module docstring); ``signed_on``
+    reads it as if a sign-on came first."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return list(_commands(vocabulary, lines))
+    return list(_commands(vocabulary, lines, signed_on))
 
 
-def _commands(vocabulary: Vocabulary, lines: list[str]) -> Iterator[Command]:
-    signed_on = False
+def _commands(vocabulary: Vocabulary, lines: list[str], signed_on: bool) -> Iterator[Command]:
     orders: list[Line] = []
+    phase = ""
     i = 0
 
     def flush() -> Iterator[Command]:
         if orders:
             first = orders[0]
-            yield Command(ORDERS, (), "", first.text, first.number, tuple(orders))
+            yield Command(ORDERS, (), "", first.text, first.number, tuple(orders), phase)
             orders.clear()
 
     while i < len(lines):
@@ -137,11 +147,13 @@ def _commands(vocabulary: Vocabulary, lines: list[str]) -> Iterator[Command]:
                 body.append(Line(inner.rstrip(), number))
             while body and not body[0].text.strip():
                 body.pop(0)
-            yield Command(verb, tuple(rest.split()), rest, line, lineno, tuple(body))
+            yield Command(verb, tuple(rest.split()), rest, line, lineno, tuple(body), phase)
             if ended_by_signoff:
                 return
             continue
-        yield Command(verb, tuple(rest.split()), rest, line, lineno)
+        if verb in vocabulary.directs:
+            phase = rest
+        yield Command(verb, tuple(rest.split()), rest, line, lineno, (), phase)
         if verb in vocabulary.ends or (verb in vocabulary.ends_unsigned and not signed_on):
             return
         if verb in vocabulary.signs_on:

@@ -9,7 +9,8 @@ before it calls a handler, so every refusal comes from this table with one wordi
 Who: ``roles`` None means anyone, signed on or not; otherwise the sender must be signed on
 as one of ``roles`` (``player``, ``observer``, ``master``), and with ``power`` a player must
 hold an active power. ``states`` None means any game state (or none), otherwise the game's
-status must be one of them.
+status must be one of them. ``directs`` marks ``PHASE``: the commands after it carry its text
+as the phase they are for (:mod:`.reading`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
-from . import clock, draws, info, master, orders, pictures, player, press, signon
+from . import clock, draws, info, master, orders, pictures, player, press, replyplay, signon
 from .command import ORDERS, STRAY_END, UNKNOWN
 from .outcome import Call, Outcome
 from .reading import Vocabulary, spelling
@@ -54,6 +55,7 @@ class Row:
     signs_on: bool = False
     ends: bool = False
     ends_unsigned: bool = False
+    directs: bool = False
 
     @property
     def phrase(self) -> str:
@@ -81,7 +83,12 @@ def _unknown_setting(call: Call) -> Outcome:
 
 
 _PRESS_SETTINGS = ("WHITE", "GREY", "GRAY", "WHITE/GREY", "GREY/WHITE", "WHITE/GRAY", "GRAY/WHITE", "NOWHITE",
-                   "NOGREY", "NOGRAY", "PRESS", "NOPRESS", "NONE", "PARTIAL", "NOPARTIAL")
+                   "NOGREY", "NOGRAY", "PRESS", "NOPRESS", "NONE", "PARTIAL", "NOPARTIAL",
+                   # njudge's other press settings (game life, part C)
+                   "DEFAULT", "FAKE", "NOFAKE", "POSTAL", "NOPOSTAL", "OBSERVER", "OBSERVERS", "MUST ORDER",
+                   "NOMUST ORDER", "MUSTORDER", "NOMUSTORDER", "MINOR PRESS", "NOMINOR PRESS", "LATE PRESS",
+                   "NOLATE PRESS", "GRACE PRESS", "NOGRACE PRESS", "BLANK PRESS", "NOBLANK PRESS", "ALL PRESS",
+                   "NORMAL PRESS")
 
 
 def _set(*words: str) -> tuple[str, ...]:
@@ -133,6 +140,16 @@ TABLE: tuple[Row, ...] = (
     Row("SET RETREATS", _set("RETREATS", "RETREAT"), MASTERS, NOT_OVER, clock.set_retreats),
     Row("SET BUILDS", _set("BUILDS", "BUILD", "ADJUST", "ADJUSTMENTS"), MASTERS, NOT_OVER, clock.set_builds),
     Row("SET PRESS", _set(*_PRESS_SETTINGS), MASTERS, None, press.set_press, action="change the press settings"),
+    # -- postal press, orders for later phases, reply to play (game life, part C) -----------------------
+    # PHASE directs the commands after it to a later phase; the IF/ELSE IF/ELSE/ENDIF lines of
+    # conditional orders after it are order lines of the run, read by judge.game.conditions.
+    Row("POSTAL PRESS", ("POSTAL PRESS", "POSTALPRESS"), MEMBERS, RUNNING, press.postal_press,
+        action="send postal press", block=True),
+    Row("PHASE", ("PHASE",), PLAYERS, frozenset({ACTIVE}), orders.phase, action="give orders for a later phase",
+        power=True, directs=True),
+    Row("CLEAR", ("CLEAR",), PLAYERS, RUNNING, orders.clear, action="clear orders entered in advance", power=True),
+    Row("SET REPLY TO PLAY", _set("REPLY TO PLAY"), MASTERS, None, replyplay.set_reply_play),
+    Row("SET NOREPLY TO PLAY", _set("NOREPLY TO PLAY"), MASTERS, None, replyplay.set_noreply_play),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),
@@ -156,6 +173,7 @@ def _vocabulary() -> Vocabulary:
         signs_on=frozenset(r.verb for r in TABLE if r.signs_on),
         ends=frozenset(r.verb for r in TABLE if r.ends),
         ends_unsigned=frozenset(r.verb for r in TABLE if r.ends_unsigned),
+        directs=frozenset(r.verb for r in TABLE if r.directs),
     )
 
 

@@ -25,7 +25,7 @@ from ..store.games import (
 )
 from . import lateness, orders
 from .mails import roster
-from .press_rules import describe
+from .press_rules import describe, rules_of
 from .view import GameView, view_of
 
 #: How a finished game ended (``Game.ending``).
@@ -85,7 +85,7 @@ def listing(view: GameView, *, for_master: bool = False) -> render.Listing:
     rows = [(role, status_of.get(role, ""), email) for role, email in roster(view)]
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
-        ("Press", describe(game.press, game.partial_press)),
+        ("Press", describe(rules_of(game))),
         ("Status", game.status.capitalize()),
         ("Winning Centers", str(view.map.victory)),
     ]

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from email.utils import parseaddr
 
 from sqlalchemy.orm import Session
 
 from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
-from ..store.games import MASTER, OBSERVER, Player
+from ..store.games import MASTER, OBSERVER, Player, find_game
 from ..store.mail import File, queue_mail
+from . import tokens
 from .deadlines import zone
 from .view import GameView
 
@@ -47,15 +49,38 @@ class Mail:
 PUBLIC_KINDS = ("start", "result", "press", "notice")
 
 
-def queue(session: Session, mails: Iterable[Mail], *, in_reply_to: str | None = None) -> None:
+def queue(session: Session, mails: Iterable[Mail], *, in_reply_to: str | None = None,
+          config: Config | None = None) -> None:
     """Add ``mails`` to the outbox in ``session``'s transaction; a public mail's first copy
-    is its archive copy."""
+    is its archive copy. With ``config``, each member of the mail's game gets the copy
+    addressed to them with their own ``Reply-To`` (:func:`addressed`)."""
     for mail in mails:
-        if mail.to:
-            queue_mail(session, mail.to, mail.subject, mail.body, game=mail.game, phase=mail.phase,
+        archive = mail.archive and mail.game is not None and mail.kind in PUBLIC_KINDS
+        for to, headers in addressed(session, config, mail):
+            queue_mail(session, to, mail.subject, mail.body, game=mail.game, phase=mail.phase,
                        kind=mail.kind, in_reply_to=in_reply_to if mail.kind == "reply" else None,
-                       archive=mail.archive and mail.game is not None and mail.kind in PUBLIC_KINDS,
-                       files=mail.files)
+                       archive=archive, headers=headers, files=mail.files)
+            archive = False
+
+
+def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple[tuple[str, ...], dict[str, str]]]:
+    """The recipients of ``mail`` with the headers each copy carries: those who are no
+    members of the mail's game share one copy without (first); each member gets a copy of
+    their own with their reply address as ``Reply-To`` (reply to play, :mod:`.tokens`), in
+    the mail's order. The one place mail gets headers per recipient."""
+    game = find_game(session, mail.game) if config is not None and mail.game else None
+    if config is None or game is None or not mail.to:
+        return [(mail.to, {})] if mail.to else []
+    if any(p.id is None for p in game.players):
+        session.flush()
+    replies = tokens.member_addresses(config, game)
+    plain = tuple(a for a in mail.to if parseaddr(a)[1].strip().lower() not in replies)
+    out: list[tuple[tuple[str, ...], dict[str, str]]] = [(plain, {})] if plain else []
+    for to in mail.to:
+        reply = replies.get(parseaddr(to)[1].strip().lower())
+        if reply is not None:
+            out.append(((to,), {"Reply-To": reply}))
+    return out
 
 
 def context(config: Config, view: GameView) -> GameContext:

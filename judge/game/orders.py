@@ -7,7 +7,9 @@ replaces the power's earlier order for the same unit (njudge: the most recent or
 unit wins). In an adjustment phase a later build or removal for the same province replaces
 the earlier one, and when there are more adjustment orders than are due the earliest are
 dropped (njudge: "the earliest received build/remove requests are ignored"), and the reply
-says which were kept and which dropped. Orders that are legal one by one but that the set as
+says which were kept and which dropped. Conditions (``IF``...``ENDIF``) are refused here: they
+belong to orders for a later phase (njudge: "Conditional statements can only be used after a
+PHASE command"; :mod:`.future`). Orders that are legal one by one but that the set as
 a whole makes ineffective (Colonial: two railway orders) draw a warning once; they are stored
 and are not errors.
 """
@@ -16,7 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from .. import render
+from ..config import Config
 from ..engine import Board, Build, Order, OrderError, Position, Waive
 from ..engine.adjustments import adjustments_due
 from ..engine.notation import describe, describe_unit
@@ -24,7 +29,13 @@ from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.validation import check_order, check_order_set
-from .view import Entry
+from . import conditions
+from .mails import context
+from .view import Entry, GameView
+
+#: The answer to IF, ELSE or ENDIF among the orders of the current phase.
+CONDITIONS_NEED_PHASE = ("Conditions (IF ... ELSE ... ENDIF) can only follow a PHASE line, in orders for a "
+                         "later phase; see 'GET syntax'.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +105,9 @@ def merge(board: Board, position: Position, power: str, old: Sequence[Entry], ne
     result = Merge(entries=[])
     fresh: list[tuple[int, Order]] = []
     for number, line in enumerate(new):
+        if conditions.keyword(line) is not None:
+            result.lines.append(LineResult(line, (CONDITIONS_NEED_PHASE,)))
+            continue
         orders, errors = check_line(board, position, power, line)
         result.lines.append(LineResult(line, tuple(dict.fromkeys(errors))))
         for order in orders:
@@ -183,3 +197,14 @@ def echo(board: Board, position: Position, power: str, entries: Sequence[Entry])
         if prov not in done:
             out.append(f"{describe_unit(m, unit)}, No Order Processed.")
     return out
+
+
+def set_text(view: GameView, config: Config, power: str, now: datetime) -> str:
+    """The power's whole order set as it stands, with completeness and the time left (the
+    reply to orders, and the mail of orders entered in advance)."""
+    board, position = view.board, view.position
+    entries = view.entries(power)
+    need = required(board, position).get(power, 0)
+    return render.orders_text(context(config, view), power, echo(board, position, power, entries),
+                              is_complete(board, position, power, entries), now,
+                              needed=need > 0, errors=view.errors(power), grace=view.game.grace_end)

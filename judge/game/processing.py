@@ -8,7 +8,8 @@ sharing one database process a phase (or send its late notice) once. The rules o
 in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
 the phase is recorded, missed orders are counted, waits and draw votes are cleared, the next
 phase and its deadline are stored, and the result mail is returned, all in the caller's
-transaction.
+transaction, followed by the mails of what was held for the phase's end (its postal press,
+the orders entered in advance for the next phase: :func:`judge.game.held.released`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..engine.adjustments import adjustment_counts
 from ..render import game_over_text, results_mail
 from ..render.links import phase_url
 from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
-from . import lateness, notices
+from . import held, lateness, notices
 from .deadlines import zone
 from .mails import Mail, addresses, context, queue
 from .pictures import picture_file, wants_pictures
@@ -49,7 +50,7 @@ def process_game(session: Session, config: Config, game: str, now: datetime) -> 
     mails = due_work(view, config, now)
     if mails is None:
         return False
-    queue(session, mails)
+    queue(session, mails, config=config)
     return True
 
 
@@ -137,7 +138,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
         mails.append(Mail.of(addresses(seeing), mail, "result", view, position.phase.code, files=files))
     if blind:
         mails.append(Mail.of(blind, mail, "result", view, position.phase.code, archive=not seeing))
-    return mails
+    return [*mails, *held.released(view, config, now, position.phase)]
 
 
 def _eliminate(view: GameView) -> None:

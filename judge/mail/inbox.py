@@ -90,7 +90,8 @@ class InboxProcessor:
                 return False
             sender = row.envelope_sender
             try:
-                mail = replace(read_message(row.raw), message_id=row.message_id)
+                mail = replace(read_message(row.raw), message_id=row.message_id,
+                               recipients=tuple(row.recipients or ()))
                 sender = mail.sender or sender
                 row.status, row.note = self._handle(session, row, mail, now)
             except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge

@@ -32,7 +32,8 @@ def _header(mail: IncomingMail, name: str) -> str:
 def refusal_reason(mail: IncomingMail, envelope_sender: str, config: Config) -> str | None:
     """Why the judge must not answer ``mail``, or None when it may.
 
-    Refused: an empty return path (a bounce), mail from the judge's own address or from a
+    Refused: an empty return path (a bounce), mail from the judge's own address (also in
+    its tagged form ``judge+tag@domain``, the players' reply addresses) or from a
     mailer daemon / postmaster / no-reply address, ``Auto-Submitted`` other than ``no``,
     ``Precedence: bulk|junk|list``, vacation-responder headers, a delivery report, and
     ``X-Loop`` naming the judge (its own mail come back).
@@ -41,7 +42,7 @@ def refusal_reason(mail: IncomingMail, envelope_sender: str, config: Config) -> 
     own = config.address.lower()
     if not envelope:
         return "empty return path (a bounce)"
-    if own in (envelope, mail.sender):
+    if config.is_own(envelope) or config.is_own(mail.sender):
         return "mail from the judge's own address"
     for who in (envelope, mail.sender):
         if _local_part(who) in DAEMONS:
@@ -60,6 +61,6 @@ def refusal_reason(mail: IncomingMail, envelope_sender: str, config: Config) -> 
     if mail.headers.get_content_type() == "multipart/report":
         return "a delivery or read report"
     loops = [addr.lower() for _, addr in getaddresses(mail.headers.get_all("X-Loop", []))]
-    if own in loops:
+    if any(config.is_own(addr) for addr in loops):
         return f"X-Loop: {own} (the judge's own mail came back)"
     return None

@@ -46,7 +46,8 @@ class IncomingMail:
     ``reply_to`` the addresses of ``Reply-To`` read the same way (the command layer decides
     when to honour them); ``unreadable`` is None when the body could be read, else the reason.
     ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
-    handler answers it, once, and reads no command of it).
+    handler answers it, once, and reads no command of it). ``recipients`` are the envelope
+    recipients the listener got (``RCPT TO``), set by the inbox.
     """
 
     message_id: str
@@ -59,6 +60,7 @@ class IncomingMail:
     reply_to: tuple[str, ...] = ()
     unreadable: str | None = None
     over_limit: bool = False
+    recipients: tuple[str, ...] = ()
 
 
 def header_text(value: object) -> str:

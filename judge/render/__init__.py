@@ -27,12 +27,15 @@ from .listing import (
     summary_text,
 )
 from .notices import (
+    PressHeader,
     draw_mail,
     eject_mail,
+    future_orders_mail,
     game_start_mail,
     game_state_mail,
     late_master_mail,
     late_player_mail,
+    postal_press_mail,
     press_mail,
     press_sent_text,
     resign_mail,
@@ -59,11 +62,11 @@ from .results import game_over_text, results_mail
 
 __all__ = [
     "ALLOWED_NOTES", "CATALOGUE", "Context", "Entry", "GameContext", "GameLine", "HelpTopicError",
-    "JudgeContext", "Listing", "PowerOrders", "Rendered", "adjustments_text", "deadline_changed_mail",
-    "draw_mail", "eject_mail", "error_text", "format_deadline", "game_list_text", "game_over_text",
+    "JudgeContext", "Listing", "PowerOrders", "PressHeader", "Rendered", "adjustments_text",
+    "draw_mail", "eject_mail", "error_text", "format_deadline", "future_orders_mail", "game_list_text", "game_over_text",
     "game_start_mail", "game_state_mail", "help_mail", "help_text", "help_topics", "history_text",
     "joined_text", "late_master_mail", "late_player_mail", "list_text", "observe_text", "order_lines_text",
-    "orders_text", "power_orders_text", "preference_text", "press_mail", "press_sent_text", "refusal_text",
+    "orders_text", "postal_press_mail", "power_orders_text", "preference_text", "press_mail", "press_sent_text", "refusal_text",
     "reply_mail", "resign_mail", "results_mail", "role_letter", "section", "selected_mail", "settings_mail",
     "signon_text", "summary_text", "takeover_mail", "time_left", "wait_text", "wrong_password_text",
 ]

@@ -8,9 +8,11 @@ left it off some notices.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..engine.map import UNIT_NAMES
+from ..engine.phase import Phase
 from ..engine.position import Position
 from .context import GameContext, Rendered
 from .environment import render
@@ -111,16 +113,36 @@ def game_state_mail(ctx: GameContext, change: str, reason: str = "") -> Rendered
     return Rendered(f"{ctx.subject_prefix} Game {change.capitalize()}", body)
 
 
-def _press_values(
-    ctx: GameContext, body: str, author: str | None, role: str, recipients: Sequence[str] | None
-) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class PressHeader:
+    """The line that heads press: ``author`` the sender's address (None: not shown, as in
+    grey press or a gunboat game), ``role`` the sender's power, ``Master`` or ``Observer``
+    (None: grey press, no sender named), ``recipients`` the roles it names (None: a
+    broadcast)."""
+
+    author: str | None
+    role: str | None
+    recipients: tuple[str, ...] | None = None
+
+    def values(self) -> dict[str, object]:
+        return {"author": self.author, "role": self.role,
+                "recipients": list(self.recipients) if self.recipients is not None else None}
+
+
+def _press_values(ctx: GameContext, body: str, author: str | None, role: str | None,
+                  recipients: Sequence[str] | None, truth: PressHeader | None) -> dict[str, object]:
     return {
         "game": ctx.game,
-        "author": author,
-        "role": role,
-        "recipients": list(recipients) if recipients is not None else None,
+        **PressHeader(author, role, tuple(recipients) if recipients is not None else None).values(),
+        "truth": truth.values() if truth is not None else None,
         "text": body.strip("\n"),
     }
+
+
+def _press_subject(ctx: GameContext, head: PressHeader, what: str = "") -> str:
+    kind = what or ("Broadcast" if head.recipients is None else "Press")
+    who = f" from {role_letter(ctx, head.role)}" if head.role is not None else ""
+    return f"{ctx.subject_prefix} {kind}{who}"
 
 
 def press_mail(
@@ -128,23 +150,34 @@ def press_mail(
     body: str,
     *,
     author: str | None,
-    role: str,
+    role: str | None,
     recipients: Sequence[str] | None = None,
+    truth: PressHeader | None = None,
 ) -> Rendered:
     """Press as each reader gets it (Bug91-08). ``author`` is the sender's address, or None
-    when the press is anonymous; ``role`` the sender's power or ``Master``; ``recipients``
-    the powers it goes to (None: a broadcast to everyone)."""
-    text = render("all/press.txt.j2", header=ctx.header, **_press_values(ctx, body, author, role, recipients))
-    kind = "Broadcast" if recipients is None else "Press"
-    who = f" from {role_letter(ctx, role)}" if author is not None else ""
-    return Rendered(f"{ctx.subject_prefix} {kind}{who}", text)
+    when it is not shown; ``role`` the sender's power, ``Master`` or ``Observer``, or None
+    for grey press; ``recipients`` the roles it is shown as sent to (None: a broadcast).
+    ``truth`` makes the master's copy: the real sender and readers head it, and what the
+    readers were shown follows."""
+    values = _press_values(ctx, body, author, role, recipients, truth)
+    text = render("all/press.txt.j2", header=ctx.header, **values)
+    shown = PressHeader(author, role, tuple(recipients) if recipients is not None else None)
+    return Rendered(_press_subject(ctx, truth or shown), text)
 
 
 def press_sent_text(
-    ctx: GameContext, body: str, *, author: str | None, role: str, recipients: Sequence[str] | None = None
+    ctx: GameContext, body: str, *, author: str | None, role: str | None, recipients: Sequence[str] | None = None
 ) -> str:
     """The reply section confirming press: the message as it went out."""
-    return render("player/press_sent.txt.j2", **_press_values(ctx, body, author, role, recipients))
+    return render("player/press_sent.txt.j2", **_press_values(ctx, body, author, role, recipients, None))
+
+
+def postal_press_mail(ctx: GameContext, done: Phase, messages: Sequence[tuple[PressHeader, str]]) -> Rendered:
+    """To everyone, after the results of ``done``: the postal press sent during it
+    (njudge ``data/press``: "delayed until after the results ... have been processed")."""
+    body = render("all/postal_press", header=ctx.header, game=ctx.game, title=ctx.calendar.phase_title(done),
+                  messages=[{**head.values(), "text": text.strip("\n")} for head, text in messages])
+    return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.code} Postal Press", body)
 
 
 def late_player_mail(ctx: GameContext, power: str, grace: datetime) -> Rendered:
@@ -187,3 +220,16 @@ def takeover_mail(ctx: GameContext, power: str, address: str | None, *, returned
                   returned=returned, deadline=deadline, grace=grace)
     what = "player returned as" if returned else "Takeover of"
     return Rendered(f"{ctx.subject_prefix} {what} {power}", body)
+
+
+def future_orders_mail(ctx: GameContext, power: str, *, applied: bool, sections: Sequence[str],
+                       dropped: Sequence[str], errors: int) -> Rendered:
+    """To a player when a phase starts: the orders they entered in advance for it, as they
+    read now (``sections``: the order lines with their errors, the power's whole set), and
+    the phases whose orders were dropped because those phases did not come (njudge
+    ``data/syntax``: "That error list will be mailed to you")."""
+    body = render("player/future_applied", header=ctx.header, game=ctx.game, power=power, applied=applied,
+                  title=ctx.calendar.phase_title(ctx.phase) if ctx.phase else "", sections=list(sections),
+                  dropped=list(dropped), errors=errors)
+    flag = " [Error Flag]" if errors else ""
+    return Rendered(f"{ctx.subject_prefix} Orders Entered in Advance: {power}{flag}", body)

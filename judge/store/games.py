@@ -19,6 +19,16 @@ default), ``grey/white`` or ``none``; ``partial_press`` allows press to some pow
 ``Player.pictures`` (each reader's) say whether result mails carry the map picture. ``Player.password_hash`` is the salted hash of
 the player's password (:mod:`judge.store.passwords`); the typed password is never stored.
 
+The rest of njudge's press settings (``data/press``, read by ``judge.game.press_rules``):
+``fake_press`` is ``no`` (No Fake), ``may`` (Partial may be Faked), ``default`` (Partial Fakes
+Broadcast by default) or ``always`` (Partial Fakes Broadcast); ``postal_press`` allows
+``POSTAL PRESS``; ``observer_press`` is ``any``, ``partial``, ``white`` or ``none``;
+``must_order`` (MustOrder) keeps a player without submitted orders to press to the master;
+``minor_press``, ``late_press`` and ``grace_press`` allow press in retreat and adjustment
+phases, from late players, and during grace; ``blank_press`` allows empty press;
+``all_press`` sends the master a copy of press to some powers. ``reply_play`` puts a
+per-player ``Reply-To`` on the game's mail (``judge.game.tokens``).
+
 A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
 values (``judge.store.codec``), each with the line the player wrote, and how many errors the
 last mail that gave orders for it had (njudge: "an error free set of orders will be
@@ -70,6 +80,17 @@ class Game(Base):
     late_notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
     press: Mapped[str] = mapped_column(String(16), default="white")
     partial_press: Mapped[bool] = mapped_column(Boolean, default=True)
+    # -- press rules and reply to play (judge.game.press_rules, judge.game.tokens) ------------
+    fake_press: Mapped[str] = mapped_column(String(16), default="no")
+    postal_press: Mapped[bool] = mapped_column(Boolean, default=False)
+    observer_press: Mapped[str] = mapped_column(String(16), default="any")
+    must_order: Mapped[bool] = mapped_column(Boolean, default=False)
+    minor_press: Mapped[bool] = mapped_column(Boolean, default=True)
+    late_press: Mapped[bool] = mapped_column(Boolean, default=True)
+    grace_press: Mapped[bool] = mapped_column(Boolean, default=True)
+    blank_press: Mapped[bool] = mapped_column(Boolean, default=False)
+    all_press: Mapped[bool] = mapped_column(Boolean, default=True)
+    reply_play: Mapped[bool] = mapped_column(Boolean, default=True)
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     ending: Mapped[str | None] = mapped_column(String(16), default=None)
     pictures: Mapped[bool] = mapped_column(Boolean, default=True)

@@ -18,7 +18,8 @@ from .base import make_engine
 
 log = logging.getLogger(__name__)
 
-MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit")
+MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit",
+                 "judge.store.held")
 
 
 def import_models() -> None:

@@ -5,7 +5,7 @@
 - ``game.pictures`` (the master's switch) and ``player.pictures`` (``SET NOPICTURES``).
 
 Revision ID: 0009_pictures
-Revises: 0005_orders_clocks
+Revises: 0008_press_orders
 Create Date: 2026-12-01
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009_pictures"
-down_revision = "0005_orders_clocks"
+down_revision = "0008_press_orders"
 branch_labels = None
 depends_on = None
 
