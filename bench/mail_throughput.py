@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from judge.commands import handle_mail  # noqa: E402
 from judge.config import Config  # noqa: E402
+from judge.game.pictures import PictureStage  # noqa: E402
 from judge.game.processing import pending_deadlines, process_game  # noqa: E402
 from judge.mail.reader import IncomingMail  # noqa: E402
 from judge.mail.sender import Sender  # noqa: E402
@@ -220,10 +221,12 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
           f"p99 {pct(queued_latency, 99) * 1000:7.1f} ms")
 
 
-def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix: str) -> None:
+def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix: str, pictures: bool) -> None:
     t_setup = time.perf_counter()
     template_game(factory, config, prefix)
     copy_games(factory, prefix, [f"{prefix}{g}" for g in range(games - 1)])
+    with factory() as session, session.begin():
+        session.execute(update(Game).where(Game.name.startswith(prefix)).values(pictures=pictures))
     setup = time.perf_counter() - t_setup
     with factory() as session, session.begin():  # park every other game far away
         session.execute(update(Game).where(~Game.name.startswith(prefix))
@@ -244,30 +247,35 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
 
     async def main() -> tuple[float, float, float, Sender]:
         sender = Sender(factory, config)
+        stage = PictureStage(factory, 0.2, on_made=sender.wake)
         scheduler = DeadlineScheduler(factory, config, pending_deadlines, process,
-                                      on_processed=lambda: (done.append(time.perf_counter()), sender.wake()))
+                                      on_processed=lambda: (done.append(time.perf_counter()), sender.wake(),
+                                                            stage.wake()))
         due = utcnow() + timedelta(seconds=2)
         with factory() as session, session.begin():
             session.execute(update(Game).where(Game.name.startswith(prefix)).values(deadline=due, grace=due))
         sending = asyncio.get_running_loop().create_task(sender.run())
+        drawing = asyncio.get_running_loop().create_task(stage.run())
         await scheduler.start()
         t_due = time.perf_counter() + (due - utcnow()).total_seconds()
         try:
             await asyncio.to_thread(wait_until, lambda: len(done) >= games, 1800, 0.05)
             queued = max(done)
             delivered = await asyncio.to_thread(wait_until, lambda: sink.count >= pending_before and count(
-                factory, OutboxMessage, OutboxMessage.status == "pending") == 0, 1800, 0.05)
+                factory, OutboxMessage, OutboxMessage.status.in_(("pending", "held"))) == 0, 1800, 0.05)
         finally:
             await scheduler.stop()
             await sender.stop(5)
             sending.cancel()
+            drawing.cancel()
             relay.stop()
         return t_due, queued, delivered, sender
 
     t_due, queued, delivered, sender = asyncio.run(main())
     results = count(factory, OutboxMessage, OutboxMessage.kind == "result") - before
     windows = sorted(sender.windows)
-    print(f"deadline, {games} game(s) due at once (setup {setup:.1f} s): {results} result mails "
+    print(f"deadline, {games} game(s) due at once, pictures {'on' if pictures else 'off'} (setup {setup:.1f} s): "
+          f"{results} result mails "
           f"queued in {queued - t_due:.2f} s, all {sink.count} mails at the sink relay "
           f"{delivered - t_due:.2f} s after the deadline")
     if windows:
@@ -280,6 +288,8 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--picture-games", type=int, default=500,
+                        help="games due at once with pictures on (each PNG costs about 0.1 s of CPU)")
     parser.add_argument("--url", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-deadlines", action="store_true")
@@ -297,8 +307,10 @@ def main() -> None:
     if not args.skip_ingest:
         ingest(config, factory, args.mails, args.clients)
     if not args.skip_deadlines:
-        deadlines(config, factory, 1, "one")
-        deadlines(config, factory, args.games, "many")
+        for pictures in (False, True):
+            tag = "p" if pictures else "n"
+            deadlines(config, factory, 1, f"one{tag}", pictures)
+            deadlines(config, factory, args.games if not pictures else args.picture_games, f"many{tag}", pictures)
     engine.dispose()
 
 

@@ -7,7 +7,8 @@ Contract::
 
 Sections and keys (a key not listed here is an error naming it)::
 
-    [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds, secret
+    [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds, secret,
+                pictures
     [database]  url
     [smtp]      host, port, max_message_bytes
     [relay]     host, port, user, password, starttls, timeout
@@ -88,6 +89,7 @@ class Config:
     web_port: int = 8080
     web_base_url: str = ""
     secret: str = field(default="", repr=False)
+    pictures: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -120,6 +122,7 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("judge", "stop_seconds"): ("stop_seconds", (int, float)),
     ("judge", "health_seconds"): ("health_seconds", (int, float)),
     ("judge", "secret"): ("secret", (str,)),
+    ("judge", "pictures"): ("pictures", (bool,)),
     ("database", "url"): ("database_url", (str,)),
     ("smtp", "host"): ("smtp_host", (str,)),
     ("smtp", "port"): ("smtp_port", (int,)),

@@ -27,6 +27,7 @@ from typing import Any
 
 from .commands import handle_mail
 from .config import Config
+from .game.pictures import PictureStage
 from .game.processing import pending_deadlines, process_game
 from .mail.inbox import InboxProcessor, MailHandler
 from .mail.listener import start_listener
@@ -49,15 +50,19 @@ class JudgeServer:
         self.engine = make_engine(config.database_url)
         self.factory = make_sessionmaker(self.engine, mail_domain=config.domain)
         self.sender = Sender(self.factory, config, transport)
-        self.scheduler = DeadlineScheduler(self.factory, config, pending, process,
-                                           on_processed=self.sender.wake)
+        self.pictures = PictureStage(self.factory, config.sender_poll_seconds, on_made=self.sender.wake)
+        self.scheduler = DeadlineScheduler(self.factory, config, pending, process, on_processed=self._mail_queued)
         self.processor = InboxProcessor(self.factory, config, handler, on_processed=self._processed)
         self._listener: asyncio.Server | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._sender_task: asyncio.Task[None] | None = None
 
-    def _processed(self) -> None:
+    def _mail_queued(self) -> None:
         self.sender.wake()
+        self.pictures.wake()
+
+    def _processed(self) -> None:
+        self._mail_queued()
         self.scheduler.request_sync()
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
@@ -74,6 +79,7 @@ class JudgeServer:
         await asyncio.to_thread(self.sender.beat)  # put back what a dead process had claimed
         self._sender_task = asyncio.get_running_loop().create_task(self.sender.run(), name="sender")
         self._spawn(self.processor.run(), "inbox")
+        self._spawn(self.pictures.run(), "pictures")
         self._spawn(self._health(), "health")
         await self.scheduler.start()
         self._listener = await start_listener(self.factory, self.config, self.processor.wake)

@@ -117,3 +117,29 @@ def test_result_mails_link_the_phase_page_when_the_archive_is_on(linked: LiveJud
     results = _play_spring(linked, "lnk", powers)
     text = _text(results[0].message).get_content()
     assert text.rstrip().endswith("The map and the archive of this phase: https://judge.example.org/games/lnk/S1901M")
+
+
+def test_the_picture_is_made_after_the_phase_commits(tmp_path: Path) -> None:
+    """Processing a phase queues its result mails with the picture's SVG, held; the PNG is
+    made outside that transaction (the game's lock is not held for it), once, and the mails
+    then go."""
+    from sqlalchemy import select
+    from test_game_helpers import Judge, start_standard
+
+    from judge.game.pictures import make_waiting
+    from judge.store.mail import Attachment, OutboxMessage
+
+    judge = Judge(f"sqlite:///{tmp_path / 'judge.db'}")
+    start_standard(judge)
+    judge.mail("gm@example.org", "signon Mdt gmpw\nprocess")
+    with judge.factory() as s:
+        results = list(s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "result")))
+        (picture,) = s.scalars(select(Attachment)).all()
+    assert len(results) == EVERYONE and {r.status for r in results} == {"held"}
+    assert not picture.ready and picture.source and picture.source.lstrip().startswith("<svg")
+    assert make_waiting(judge.factory) == 1
+    assert make_waiting(judge.factory) == 0, "made once"
+    with judge.factory() as s:
+        assert {r.status for r in s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "result"))} == {"pending"}
+        made = s.scalars(select(Attachment)).one()
+        assert made.ready and made.data.startswith(PNG) and made.source is None

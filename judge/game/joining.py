@@ -62,7 +62,8 @@ def create(session: Session, config: Config, name: str, password: str, words: li
     except OptionError as exc:
         raise JoinError(str(exc)) from None
     clocks = clocks_to_json(default_clocks(config.clocks))
-    game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks)
+    game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks,
+                pictures=config.pictures)
     session.add(game)
     session.flush()
     game.players.append(Player(game_id=game.id, email=master, password_hash=hash_password(password), role=MASTER))

@@ -6,27 +6,80 @@ them off for themself (``Player.pictures``, ``SET NOPICTURES``); the text part i
 either way, so mapping tools read it unchanged. The picture of a past phase is drawn again
 from its record (the position before it and its stored orders, adjudicated again: the engine
 is a pure function), of the current phase from the position alone.
+
+Drawing the SVG takes a few milliseconds; making the PNG from it about a tenth of a second.
+So a mail is queued with the picture's SVG and waits (``held``) while :class:`PictureStage`
+makes the PNG outside the transaction that processed the phase (which holds the game's
+lock, and on SQLite the one write lock): the PNG is made after the commit, stored, and the
+mails go. Several judge processes may make the same PNG; the first stored wins.
 """
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
+import asyncio
+import logging
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine import Adjudication, Position, adjudicate
 from ..engine.phase import Phase, PhaseError
-from ..render.pictures import phase_picture
+from ..render.pictures import phase_picture, svg_to_png
 from ..store.games import Player, phase_records
-from ..store.mail import File
+from ..store.mail import File, complete_attachment, waiting_attachments
 from .view import GameView, entries_from_json
 
 PNG = "image/png"
+log = logging.getLogger(__name__)
 
 
 def picture_file(view: GameView, position: Position, adjudication: Adjudication | None) -> File:
     """The PNG of ``position`` (before the phase) with ``adjudication``'s orders, as a file
-    to attach: ``<game>-<phase>.png``."""
+    to attach, ``<game>-<phase>.png``: given by its SVG, made by :class:`PictureStage`."""
     picture = phase_picture(view.map, position, adjudication, game=view.name, calendar=view.board.rules.calendar)
-    return File(f"{view.name}-{position.phase.code}.png", PNG, picture.png)
+    return File(f"{view.name}-{position.phase.code}.png", PNG, source=picture.svg)
+
+
+def make_waiting(factory: sessionmaker[Session], limit: int = 8) -> int:
+    """Make the PNG of up to ``limit`` waiting pictures, each outside any transaction, and
+    let their mails go; how many were made."""
+    with factory() as session:
+        waiting = waiting_attachments(session, limit)
+    for attachment_id, svg in waiting:
+        png = svg_to_png(svg)
+        with factory() as session, session.begin():
+            released = complete_attachment(session, attachment_id, png)
+        log.info("picture %d made (%d bytes), %d mails released", attachment_id, len(png), released)
+    return len(waiting)
+
+
+class PictureStage:
+    """Makes waiting pictures whenever woken, and every ``poll_seconds``, until cancelled."""
+
+    def __init__(self, factory: sessionmaker[Session], poll_seconds: float,
+                 on_made: Callable[[], None] | None = None) -> None:
+        self.factory = factory
+        self.poll_seconds = poll_seconds
+        self.on_made = on_made
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        """Say a picture may be waiting (call from the event loop's thread)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                while await asyncio.to_thread(make_waiting, self.factory):
+                    if self.on_made:
+                        self.on_made()
+            except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
+                log.exception("making pictures failed; retrying")
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+            except TimeoutError:
+                pass
 
 
 def wants_pictures(view: GameView, reader: Player) -> bool:

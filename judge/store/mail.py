@@ -21,7 +21,10 @@ Contract::
   caller's transaction together with the state change that caused it.
 - ``Attachment``: a file attached to outgoing mail (a result mail's map picture), stored once
   by its SHA-256 however many recipients' rows carry it (``OutboxMessage.files``);
-  ``File`` is the value ``queue_mail`` takes.
+  ``File`` is the value ``queue_mail`` takes. A file may be given by its ``source`` only (the
+  SVG of a picture) and made later, outside the transaction that queued it: its rows wait
+  as ``"held"`` until :func:`complete_attachment` stores the bytes (the picture stage,
+  ``judge.game.pictures.PictureStage``), then become ``"pending"``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 from .base import Base, utcnow
 
 INBOX_STATUSES = ("new", "done", "ignored", "failed", "quarantined", "dropped")
-OUTBOX_STATUSES = ("pending", "sent", "failed", "dropped")
+OUTBOX_STATUSES = ("held", "pending", "sent", "failed", "dropped")
 
 
 class InboxMessage(Base):
@@ -72,6 +75,8 @@ class Attachment(Base):
     filename: Mapped[str] = mapped_column(String(255))
     content_type: Mapped[str] = mapped_column(String(100))
     data: Mapped[bytes] = mapped_column(LargeBinary)
+    source: Mapped[str | None] = mapped_column(Text)
+    ready: Mapped[bool] = mapped_column(default=True, index=True)
     created_at: Mapped[datetime]
 
 
@@ -84,11 +89,17 @@ outbox_file = Table(
 
 @dataclass(frozen=True, slots=True)
 class File:
-    """A file to attach to a mail: its name, MIME type and bytes."""
+    """A file to attach to a mail: its name, MIME type and bytes, or (``data`` empty) the
+    ``source`` they are made from later (see the module docstring)."""
 
     filename: str
     content_type: str
-    data: bytes
+    data: bytes = b""
+    source: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.data) or self.source is None
 
 
 class OutboxMessage(Base):
@@ -163,24 +174,53 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
         rows[0].archived = True
     if rows and files:
         stored = [_attachment(session, f, now) for f in files]
+        waiting = not all(a.ready for a in stored)
         for row in rows:
             row.files = list(stored)
+            if waiting:
+                row.status = "held"
     session.add_all(rows)
     return rows
 
 
 def _attachment(session: Session, file: File, now: datetime) -> Attachment:
     """The stored attachment holding ``file`` (the one already there with its content, or new)."""
-    digest = hashlib.sha256(file.data).hexdigest()
+    content = file.data if file.data or file.source is None else file.source.encode("utf-8")
+    digest = hashlib.sha256(content).hexdigest()
     for pending in session.new:
         if isinstance(pending, Attachment) and pending.digest == digest:
             return pending
     found = session.scalars(select(Attachment).where(Attachment.digest == digest)).first()
     if found is None:
         found = Attachment(digest=digest, filename=file.filename, content_type=file.content_type, data=file.data,
-                           created_at=now)
+                           source=None if file.ready else file.source, ready=file.ready, created_at=now)
         session.add(found)
     return found
+
+
+def waiting_attachments(session: Session, limit: int = 20) -> list[tuple[int, str]]:
+    """(id, source) of attachments whose bytes are still to be made, oldest first."""
+    query = select(Attachment.id, Attachment.source).where(Attachment.ready.is_(False)).order_by(Attachment.id)
+    return [(aid, source or "") for aid, source in session.execute(query.limit(limit))]
+
+
+def complete_attachment(session: Session, attachment_id: int, data: bytes) -> int:
+    """Store the bytes made for an attachment (once: a second maker's are ignored) and let
+    the held rows whose files are all ready go; how many rows became pending."""
+    found = session.get(Attachment, attachment_id, with_for_update=True)
+    if found is None or found.ready:
+        return 0
+    found.data, found.source, found.ready = data, None, True
+    session.flush()
+    held = session.scalars(select(OutboxMessage).join(outbox_file, outbox_file.c.outbox_id == OutboxMessage.id)
+                           .where(outbox_file.c.attachment_id == attachment_id, OutboxMessage.status == "held"))
+    released = 0
+    now = utcnow()
+    for row in held:
+        if all(a.ready for a in row.files):
+            row.status, row.next_attempt_at = "pending", now
+            released += 1
+    return released
 
 
 def archive_for(session: Session, game: str, kind: str | None = None) -> list[OutboxMessage]:

@@ -1,7 +1,8 @@
 """Map pictures in result mails: files attached to outgoing mail, and the switches.
 
 - ``attachment``: a file (the PNG of a phase) stored once by its SHA-256; ``outbox_file``
-  links it to every outbox row that carries it.
+  links it to every outbox row that carries it. A picture is queued as its SVG
+  (``source``, ``ready`` false) and its rows wait as ``held`` until the PNG is made.
 - ``game.pictures`` (the master's switch) and ``player.pictures`` (``SET NOPICTURES``).
 
 Revision ID: 0009_pictures
@@ -28,6 +29,8 @@ def upgrade() -> None:
         sa.Column("filename", sa.String(length=255), nullable=False),
         sa.Column("content_type", sa.String(length=100), nullable=False),
         sa.Column("data", sa.LargeBinary(), nullable=False),
+        sa.Column("source", sa.Text(), nullable=True),
+        sa.Column("ready", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_attachment"),
         sa.UniqueConstraint("digest", name="uq_attachment_digest"),
@@ -43,6 +46,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("outbox_id", "attachment_id", name="pk_outbox_file"),
     )
     op.create_index("ix_outbox_file_attachment_id", "outbox_file", ["attachment_id"])
+    op.create_index("ix_attachment_ready", "attachment", ["ready"])
     with op.batch_alter_table("game") as batch:
         batch.add_column(sa.Column("pictures", sa.Boolean(), nullable=False, server_default=sa.true()))
     with op.batch_alter_table("player") as batch:
@@ -54,6 +58,7 @@ def downgrade() -> None:
         batch.drop_column("pictures")
     with op.batch_alter_table("game") as batch:
         batch.drop_column("pictures")
+    op.drop_index("ix_attachment_ready", table_name="attachment")
     op.drop_index("ix_outbox_file_attachment_id", table_name="outbox_file")
     op.drop_table("outbox_file")
     op.drop_table("attachment")
