@@ -21,7 +21,7 @@ def test_every_survivor_votes_and_the_game_is_drawn(live: LiveJudge) -> None:
     mails = live.mail(powers[last], f"signon {last[0]}drw pw\nset draw", expect=1 + 8)
     notices = [m for m in mails if m.subject == "E2E:drw - S1901M Draw Declared"]
     assert sorted(m.to for m in notices) == sorted([GM, *powers.values()])
-    assert ("The game was declared a draw between Austria, England, France, Germany, Italy, Russia and "
+    assert ("The game was declared a draw between Austria, England, France, Germany, Italy,\nRussia and "
             "Turkey.") in notices[0].body
     reply = live.reply(powers["France"], "signon Fdrw pw\nA par - bur")
     assert "Game 'drw' is over: you can no longer give orders." in reply.body

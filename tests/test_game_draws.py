@@ -33,9 +33,9 @@ def test_all_survivors_vote_and_the_game_is_drawn(judge: Judge) -> None:
     rows = _as(judge, "Turkey", "set draw")
     reply = next(r for r in rows if r.kind == "reply")
     assert "the last one needed" in reply.body
-    notices = [r for r in rows if r.kind == "notice"]
+    notices = [r for r in rows if r.kind == "ending"]
     assert len(notices) == 8 and all(r.subject == "TEST:dt - S1901M Draw Declared" for r in notices)
-    assert ("The game was declared a draw between Austria, England, France, Germany, Italy, Russia and "
+    assert ("The game was declared a draw between Austria, England, France, Germany, Italy,\nRussia and "
             "Turkey.") in notices[0].body
     game = judge.game("dt")
     assert game.status == FINISHED and game.winners == POWERS and game.deadline is None
@@ -62,7 +62,7 @@ def test_only_players_vote_and_abandoned_powers_hold_the_draw_up(judge: Judge) -
     assert "Observers cannot vote for a draw." in reply.body and "[Error Flag]" in reply.subject
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset draw")
     assert "The master cannot vote for a draw; only players can." in reply.body
-    assert "DIAS draws (all survivors)" in _as(judge, "Italy", "set draw AEI")[0].body
+    assert "is DIAS: a draw includes every surviving power" in _as(judge, "Italy", "set draw AEI")[0].body
     _as(judge, "Turkey", "resign")
     for power in POWERS[:-1]:
         _as(judge, power, "set draw")

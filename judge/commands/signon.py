@@ -13,7 +13,7 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import joining, listing, takeover
+from ..game import joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
@@ -51,7 +51,7 @@ def signon(call: Call) -> Outcome:
         return signon_failed(f"There is no game called '{name}'.")
     if letter == "O":
         return _observe(call, view, password)
-    me = joining.member_for(view, letter)
+    me = status.master_with(view, password) if letter == "M" else joining.member_for(view, letter)
     if me is None and letter != "M":
         taken = takeover.take_over(view, call.config, letter, call.sender, password, call.now)
         if isinstance(taken, str):

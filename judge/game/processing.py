@@ -6,9 +6,10 @@ is due. It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the write 
 already excludes others) and re-checks the clock under the lock, so two judge processes
 sharing one database process a phase (or send its late notice) once. The rules of when are
 in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
-the phase is recorded, missed orders are counted, waits and draw votes are cleared, the next
-phase and its deadline are stored, and the result mail is returned, all in the caller's
-transaction.
+the phase is recorded (with the options it was judged by), missed orders are counted, waits
+and draw votes are cleared, the next phase and its deadline are stored, and the result mail
+is returned (with the game's final mail after a victory, :func:`judge.game.ending.finish`),
+all in the caller's transaction.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from ..config import Config
 from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
 from ..render import game_over_text, results_mail
-from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
-from . import lateness, notices
+from ..store.games import ACTIVE, ELIMINATED, PLAYER, PhaseRecord, find_game, games_with_deadlines
+from . import draws, ending, lateness, notices
 from .deadlines import zone
 from .mails import Mail, context, everyone, queue
 from .view import GameView, entries_to_json, view_of
@@ -102,21 +103,19 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     result = adjudicate(board, position, view.orders())
     seq = game.seq
     record = PhaseRecord(game_id=game.id, seq=seq, phase=position.phase.code, position=position.to_json(board.map),
-                         orders=entries_to_json(entries), results="")
+                         orders=entries_to_json(entries), results="", options=dict(game.options or {}))
     view.session.add(record)
     view.set_position(result.next)
     game.seq = seq + 1
     for p in view.members():
         p.wait = False
-        p.draw_vote = False
+    draws.clear_votes(view)
     _eliminate(view)
     game_over = None
+    ended: list[Mail] = []
     if result.winners:
-        game.status = FINISHED
-        game.winners = list(result.winners)
-        game.ending = "victory"
-        lateness.stop_clock(game)
         game_over = game_over_text(board.map, result.winners)
+        ended = ending.finish(view, config, ending.VICTORY, list(result.winners))
     else:
         lateness.start_clock(view, now, zone(config.timezone))
     view.session.flush()
@@ -125,7 +124,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, position.phase.code, seq, result.next.phase.code,
              f", won by {', '.join(result.winners)}" if result.winners else "",
              f", missed by {', '.join(missed)}" if missed else "")
-    return [Mail.of(everyone(view), mail, "result", view, position.phase.code)]
+    return [Mail.of(everyone(view), mail, "result", view, position.phase.code), *ended]
 
 
 def _eliminate(view: GameView) -> None:

@@ -18,6 +18,21 @@ draw in the current phase. ``press`` is ``white``, ``grey``, ``white/grey`` (bot
 default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers. ``Player.password_hash`` is the salted hash of
 the player's password (:mod:`judge.store.passwords`); the typed password is never stored.
 
+The master's settings (njudge ``data/master``, ``data/draws``): ``dias`` (draws include all
+survivors; off: NoDIAS, a draw among the powers every survivor's list allows), ``concessions``
+(``SET CONCEDE`` allowed in a DIAS game), ``gunboat`` (players' addresses are never shown to
+each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
+``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
+``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had). ``Player.draw_powers`` is
+a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
+player concedes to in the current phase, ``Player.left_at`` when the player stopped playing
+their power (resigned, ejected).
+
+A ``PhaseRecord`` with ``withdrawn`` > 0 was undone by the game's ``withdrawn``-th rollback:
+it stays, for the archive, but no longer counts; ``options`` are the game options the phase
+was judged by. An archived result mail of such a phase has ``withdrawn_at`` set
+(:mod:`judge.store.mail`).
+
 A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
 values (``judge.store.codec``), each with the line the player wrote, and how many errors the
 last mail that gave orders for it had (njudge: "an error free set of orders will be
@@ -71,6 +86,12 @@ class Game(Base):
     partial_press: Mapped[bool] = mapped_column(Boolean, default=True)
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     ending: Mapped[str | None] = mapped_column(String(16), default=None)
+    dias: Mapped[bool] = mapped_column(Boolean, default=True)
+    concessions: Mapped[bool] = mapped_column(Boolean, default=True)
+    gunboat: Mapped[bool] = mapped_column(Boolean, default=False)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
+    rollbacks: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -114,7 +135,10 @@ class Player(Base):
     status: Mapped[str] = mapped_column(String(16), default="active")
     nmr_count: Mapped[int] = mapped_column(Integer, default=0)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    draw_powers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    concede_to: Mapped[str | None] = mapped_column(String(32), default=None)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    left_at: Mapped[datetime | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -146,10 +170,11 @@ class OrderSet(Base):
 
 class PhaseRecord(Base):
     """One processed phase: the position before it, the orders given (per power, entries as
-    in :class:`OrderSet`) and the result mail's text."""
+    in :class:`OrderSet`), the options it was judged by and the result mail's text;
+    ``withdrawn`` is 0, or the number of the rollback that undid it."""
 
     __tablename__ = "phase_record"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_phase_record_game_seq"),)
+    __table_args__ = (UniqueConstraint("game_id", "seq", "withdrawn", name="uq_phase_record_game_seq_withdrawn"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
@@ -158,6 +183,8 @@ class PhaseRecord(Base):
     position: Mapped[dict[str, Any]] = mapped_column(JSON)
     orders: Mapped[dict[str, list[dict[str, Any]]]] = mapped_column(JSON, default=dict)
     results: Mapped[str] = mapped_column(Text, default="")
+    options: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    withdrawn: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -201,8 +228,14 @@ def order_sets(session: Session, game: Game, phase: str) -> dict[str, OrderSet]:
     return {o.power: o for o in session.scalars(stmt)}
 
 
-def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
-    stmt = select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.seq)
+def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> list[PhaseRecord]:
+    """The game's processed phases that still count, in order; with ``withdrawn``, only
+    those undone by rollbacks (oldest rollback first)."""
+    stmt = select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+    if withdrawn:
+        stmt = stmt.where(PhaseRecord.withdrawn > 0).order_by(PhaseRecord.withdrawn, PhaseRecord.seq)
+    else:
+        stmt = stmt.where(PhaseRecord.withdrawn == 0).order_by(PhaseRecord.seq)
     return list(session.scalars(stmt))
 
 

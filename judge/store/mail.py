@@ -16,7 +16,9 @@ Contract::
   ``"result"``, ``"notice"``, ``"press"``, ...). The outbox is the archive: rows are never
   deleted, and those sent for a game carry its name in ``game``. One mail sent to many
   recipients is one row per recipient; the first row of a mail queued with ``archive=True``
-  is its archive copy (``archived``), which :func:`archive_for` returns.
+  is its archive copy (``archived``), which :func:`archive_for` returns. A mail the game
+  took back (the results of a phase a ``ROLLBACK`` undid) keeps its rows, with
+  ``withdrawn_at`` set by :func:`withdraw_mails`: the archive shows it as withdrawn.
 - ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
   caller's transaction together with the state change that caused it.
 """
@@ -29,7 +31,7 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import JSON, Index, LargeBinary, String, Text, select
+from sqlalchemy import JSON, Index, LargeBinary, String, Text, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .base import Base, utcnow
@@ -80,6 +82,7 @@ class OutboxMessage(Base):
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     claimed_by: Mapped[str | None] = mapped_column(String(64), index=True)
     archived: Mapped[bool] = mapped_column(default=False)
+    withdrawn_at: Mapped[datetime | None]
 
     def __repr__(self) -> str:
         return f"<OutboxMessage {self.id} {self.kind} to {self.to_addr} {self.status}>"
@@ -136,3 +139,15 @@ def archive_for(session: Session, game: str, kind: str | None = None) -> list[Ou
     if kind is not None:
         query = query.where(OutboxMessage.kind == kind)
     return list(session.scalars(query.order_by(OutboxMessage.id)))
+
+
+def withdraw_mails(session: Session, game: str, kinds: Iterable[str], phases: Iterable[str] | None,
+                   when: datetime) -> int:
+    """Mark every row of ``game``'s mails of ``kinds`` (for ``phases``, or any phase) that
+    is not withdrawn yet as withdrawn at ``when``; how many rows."""
+    stmt = update(OutboxMessage).where(OutboxMessage.game == game, OutboxMessage.kind.in_(list(kinds)),
+                                       OutboxMessage.withdrawn_at.is_(None))
+    if phases is not None:
+        stmt = stmt.where(OutboxMessage.phase.in_(list(phases)))
+    done = session.execute(stmt.values(withdrawn_at=when).execution_options(synchronize_session=False))
+    return int(getattr(done, "rowcount", 0) or 0)
