@@ -104,7 +104,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/game_end": {**SUMMARY, "header": HEADER, "how": "draw", "winners": ["France", "Italy"], "dias": False,
                      "title": "Movement for Spring of 1901"},
     "all/rolled_back": {"header": HEADER, "game": "dt", "seq": 2, "withdrawn": ["F1901M"], "resumed": True,
-                        "restored": ["France"], "title": "Movement for Fall of 1901",
+                        "restored": ["France"], "kind_name": "Movement", "season": "Fall of 1901",
                         "groups": [[("France", "Army", "Paris")]], "dislodged": [], "deadline": WHEN},
     "all/unstarted": {"header": HEADER, "game": "dt", "players": 6, "powers": 7},
     "master/promoted": {"header": HEADER, "game": "dt", "address": "o@x", "by": "m@x"},

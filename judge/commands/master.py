@@ -80,7 +80,7 @@ def eject(call: Call) -> Outcome:
     found = status.who(view, target)
     if not found:
         return call.error(f"No power or address {target!r} is signed on to game '{view.name}'.")
-    mails = status.eject(view, call.config, found, call.now)
+    mails = status.eject(view, call.config, found)
     texts = [render.section("master/ejected", game=view.name, address=p.email, power=p.power) for p in found]
     return said("\n".join(texts), changed=True, mails=mails)
 

@@ -22,5 +22,5 @@ def resign(call: Call) -> Outcome:
     """``RESIGN``: the power is left to a takeover; everyone is told (Bug91-13)."""
     me = call.me
     powers = [me.power] if me.power else []
-    mails = status.resign(call.view, call.config, me, call.now)
+    mails = status.resign(call.view, call.config, me)
     return said(render.section("player/resigned", game=call.view.name, powers=powers), changed=True, mails=mails)

@@ -57,6 +57,7 @@ def signon(call: Call) -> Outcome:
         if isinstance(taken, str):
             return signon_failed(taken)
         if taken is not None:
+            taken.player.since_phase = taken.player.since_phase or view.game.phase
             return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
                            signed_on=Identity(view, taken.player))
     if me is None or not check_password(password, me.password_hash):

@@ -144,6 +144,8 @@ def begin(view: GameView, config: Config, now: datetime) -> list[Mail]:
     for p, letter in zip(players, got, strict=True):
         p.power = m.power_by_letter[letter.upper()].name
     view.set_position(view.position)
+    for p in players:
+        p.since_phase = view.phase.code
     game.status = ACTIVE
     game.manual_start = False
     game.seq = 1

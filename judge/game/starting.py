@@ -56,7 +56,7 @@ def unstart(view: GameView, config: Config, now: datetime) -> list[Mail]:
     for p in game.players:
         p.wait = False
         if p.role == PLAYER:
-            p.power = None
+            p.power, p.since_phase, p.until_phase = None, None, None
     draws.clear_votes(view)
     view.clear_position()
     lateness.stop_clock(game)

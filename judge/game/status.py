@@ -2,7 +2,7 @@
 resigning and promoting an observer to co-master (njudge ``data/master``).
 
 A player who resigns or is ejected keeps their row (the summary shows who played each
-power and when: ``left_at`` is when they left). TERMINATE ends the game for good: everyone
+power and when: ``until_phase`` is the phase in which they left). TERMINATE ends the game for good: everyone
 gets its final mail (:mod:`.ending`). PROMOTE makes an observer a master of the game beside
 the others; each master signs on with their own password (``SIGNON Mname password``).
 """
@@ -71,21 +71,21 @@ def who(view: GameView, target: str) -> list[Player]:
     return [p for p in active if power is not None and p.power == power.name]
 
 
-def eject(view: GameView, config: Config, players: list[Player], now: datetime | None = None) -> list[Mail]:
+def eject(view: GameView, config: Config, players: list[Player]) -> list[Mail]:
     mails: list[Mail] = []
     for p in players:
         mails.extend(notices.ejected(view, config, p))
         p.status = EJECTED
-        p.left_at = now
+        p.until_phase = view.game.phase
         log.info("game %s: %s ejected%s", view.name, p.email, f" as {p.power}" if p.power else "")
     return mails
 
 
-def resign(view: GameView, config: Config, me: Player, now: datetime | None = None) -> list[Mail]:
+def resign(view: GameView, config: Config, me: Player) -> list[Mail]:
     powers = [me.power] if me.power else []
     mails = notices.resigned(view, config, me.email, powers)
     me.status = RESIGNED
-    me.left_at = now
+    me.until_phase = view.game.phase
     log.info("%s: %s resigned %s", view.name, me.email, powers)
     return mails
 

@@ -4,11 +4,12 @@ centers each power owned throughout the game"), also the body of a game's final 
 - Supply centres: the counts at the start of each Spring movement phase that was played,
   and now.
 - Who played each power and when: every player who held it, in the order they came, with
-  the first phase they played it (the phase current when they joined; for the players of
-  the start, the first phase) and the last (the phase in which they resigned, were ejected
-  or were replaced; for an eliminated power, the last phase it was in; the last phase of a
-  game that is over; none while they still play it), how many deadlines they missed, and
-  how they left.
+  the first phase they played it (``Player.since_phase``: the first phase for the players of
+  the start, the phase of a takeover) and the last (``until_phase``: the phase in which they
+  resigned or were ejected; else the one in which the next player took over; for an
+  eliminated power, the last phase it was in; the last phase of a game that is over; none
+  while they still play it), how many deadlines they missed, and how they left. A player
+  without those marks (one who left by another way) is placed by the time they joined.
 - In a gunboat game only the masters see addresses (:mod:`.gunboat`).
 
 Only phases that still count are read: a phase a ROLLBACK undid is not in the summary.
@@ -77,16 +78,14 @@ def _tenures(view: GameView, records: Sequence[PhaseRecord], positions: Sequence
     out: list[render.Tenure] = []
     for power in sorted(held, key=view.power_rank):
         players = sorted(held[power], key=lambda p: (p.joined_at, p.id))
+        starts = [p.since_phase or _phase_at(records, p.joined_at, view.phase) for p in players]
         for i, p in enumerate(players):
-            start = _phase_at(records, p.joined_at, view.phase)
-            following = players[i + 1] if i + 1 < len(players) else None
             end: str | None = view.phase.code if over else None
             if p.status == ELIMINATED:
                 end = _last_alive(power, records, positions, view.phase)
             elif not p.active:
-                left = p.left_at or (following.joined_at if following is not None else None)
-                end = _phase_at(records, left, view.phase) if left is not None else view.phase.code
-            out.append(render.Tenure(power, ANONYMOUS if hide else p.email, start, end, p.nmr_count,
+                end = p.until_phase or (starts[i + 1] if i + 1 < len(players) else view.phase.code)
+            out.append(render.Tenure(power, ANONYMOUS if hide else p.email, starts[i], end, p.nmr_count,
                                      LEFT.get(p.status, "" if p.active else "abandoned")))
     return out
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..engine.map import UNIT_NAMES
+from ..engine.phase import KIND_NAMES
 from ..engine.position import Position
 from .context import GameContext, Rendered
 from .environment import render
@@ -214,7 +215,8 @@ def rolled_back_mail(ctx: GameContext, seq: int, withdrawn: Sequence[str], posit
     the orders of the ``restored`` powers stand again; the position and the new deadline."""
     assert ctx.phase is not None
     body = render("all/rolled_back", header=ctx.header, game=ctx.game, seq=seq, withdrawn=list(withdrawn),
-                  resumed=resumed, restored=list(restored), title=ctx.calendar.phase_title(ctx.phase),
+                  resumed=resumed, restored=list(restored), kind_name=KIND_NAMES[ctx.phase.kind],
+                  season=ctx.calendar.season_name(ctx.phase),
                   groups=position_groups(ctx, position), dislodged=dislodged_list(ctx.m, position.dislodged.values()),
                   deadline=ctx.when(ctx.deadline) if ctx.deadline else None)
     return Rendered(f"{ctx.subject_prefix} Rollback", body)

@@ -25,8 +25,9 @@ each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
 ``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
 ``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had). ``Player.draw_powers`` is
 a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
-player concedes to in the current phase, ``Player.left_at`` when the player stopped playing
-their power (resigned, ejected).
+player concedes to in the current phase, ``Player.since_phase`` the phase in which a player
+began to play their power and ``Player.until_phase`` the one in which they stopped (resigned,
+ejected).
 
 A ``PhaseRecord`` with ``withdrawn`` > 0 was undone by the game's ``withdrawn``-th rollback:
 it stays, for the archive, but no longer counts; ``options`` are the game options the phase
@@ -138,7 +139,8 @@ class Player(Base):
     draw_powers: Mapped[list[str]] = mapped_column(JSON, default=list)
     concede_to: Mapped[str | None] = mapped_column(String(32), default=None)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
-    left_at: Mapped[datetime | None] = mapped_column(default=None)
+    since_phase: Mapped[str | None] = mapped_column(String(16), default=None)
+    until_phase: Mapped[str | None] = mapped_column(String(16), default=None)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -3,8 +3,9 @@
 - ``game``: ``dias``, ``concessions`` (on), ``gunboat``, ``manual_start`` (off), ``listed``
   (on) and ``rollbacks`` (0): the master's settings and how many times the game was rolled
   back.
-- ``player``: ``draw_powers`` (a NoDIAS vote's list), ``concede_to`` (a concession vote) and
-  ``left_at`` (when a player resigned or was ejected).
+- ``player``: ``draw_powers`` (a NoDIAS vote's list), ``concede_to`` (a concession vote),
+  ``since_phase`` and ``until_phase`` (the phases in which a player began and stopped playing
+  their power).
 - ``phase_record``: ``withdrawn`` (0, or the rollback that undid the phase) and ``options``
   (the game options the phase was judged by); the unique key becomes (game, seq, withdrawn),
   so that a phase played again after a rollback gets a record of its own.
@@ -37,7 +38,8 @@ def upgrade() -> None:
     with op.batch_alter_table("player") as batch:
         batch.add_column(sa.Column("draw_powers", sa.JSON(), nullable=False, server_default="[]"))
         batch.add_column(sa.Column("concede_to", sa.String(length=32), nullable=True))
-        batch.add_column(sa.Column("left_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("since_phase", sa.String(length=16), nullable=True))
+        batch.add_column(sa.Column("until_phase", sa.String(length=16), nullable=True))
     with op.batch_alter_table("phase_record") as batch:
         batch.add_column(sa.Column("withdrawn", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("options", sa.JSON(), nullable=True))
@@ -57,7 +59,7 @@ def downgrade() -> None:
         batch.drop_column("options")
         batch.drop_column("withdrawn")
     with op.batch_alter_table("player") as batch:
-        for name in ("left_at", "concede_to", "draw_powers"):
+        for name in ("until_phase", "since_phase", "concede_to", "draw_powers"):
             batch.drop_column(name)
     with op.batch_alter_table("game") as batch:
         for name in ("rollbacks", "manual_start", "listed", "gunboat", "concessions", "dias"):
