@@ -10,10 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import test_e2e_harness as harness
 from test_e2e_harness import LiveJudge, start_game
+from test_e2e_lateness import HOLDS as ALL_HOLD
 from test_web import ArchiveServer
-
-from judge.store.base import make_engine, make_sessionmaker
-from judge.store.games import find_game
 
 live = harness.live
 GM = "gm@players.test"
@@ -21,12 +19,8 @@ EVERYONE = 8  # seven players and the master
 #: About 11 seconds a phase, every day, no minimum, no grace to speak of (the clock
 #: settings take fractions of an hour).
 QUICK = "set moves next 0.003 clock -1 min 0 grace 0.003 days SMTWTFS"
-HOLDS = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
+#: Every unit holds, but Paris: France's order for it, restored by the rollback, stands.
+HOLDS = {**ALL_HOLD, "France": "A mar h\nF bre h"}
 
 
 def _signon(power: str, game: str) -> str:
@@ -35,17 +29,6 @@ def _signon(power: str, game: str) -> str:
 
 def _soon(seconds: float) -> str:
     return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def _deadline(live: LiveJudge, game: str) -> datetime:
-    engine = make_engine(live.url)
-    try:
-        with make_sessionmaker(engine)() as s:
-            row = find_game(s, game)
-            assert row is not None and row.deadline is not None
-            return row.deadline
-    finally:
-        engine.dispose()
 
 
 def test_predict_rollback_and_the_restarted_deadline(live: LiveJudge) -> None:
@@ -73,7 +56,7 @@ def test_predict_rollback_and_the_restarted_deadline(live: LiveJudge) -> None:
     assert "The results of S1901M are withdrawn" in notices[0].body
     assert "(France and Germany) stand again" in notices[0].body
     assert live.phase("mend") == "S1901M"
-    deadline = _deadline(live, "mend")
+    deadline = live.game_value("mend", "deadline")
     assert datetime.now(UTC) < deadline <= datetime.now(UTC) + timedelta(minutes=2), "the quick clock restarted"
     live.mail(GM, f"signon Mmend gmpw\nset deadline {_soon(4)}", expect=1 + EVERYONE)
 
@@ -102,6 +85,9 @@ def test_predict_rollback_and_the_restarted_deadline(live: LiveJudge) -> None:
         assert "Germany: Army Munich -&gt; Burgundy.  (*bounce*)" in page
         phase = web.text("/games/mend/S1901M")
         assert "Germany: Army Munich HOLD." in phase and "Munich -&gt; Burgundy" not in phase
+        assert "mend" in web.text("/")
+        live.mail(GM, "signon Mmend gmpw\nset private", expect=1 + EVERYONE)
+        assert "mend" not in web.text("/") and "Withdrawn results" in web.text("/games/mend")
     finally:
         web.stop()
 

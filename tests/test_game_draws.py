@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_game_helpers import STANDARD_LETTERS, Judge, password_of, start_standard
+from test_game_helpers import Judge, as_power, start_standard
 
 from judge.store.games import ACTIVE, FINISHED, find_game
 
@@ -18,19 +18,14 @@ def judge(tmp_path: Path) -> Judge:
     return Judge(f"sqlite:///{tmp_path / 'judge.db'}")
 
 
-def _as(judge: Judge, power: str, text: str) -> list:
-    i = POWERS.index(power)
-    return judge.mail(f"p{i}@example.org", f"signon {STANDARD_LETTERS[i]}dt {password_of(judge, 'dt', power)}\n{text}")
-
-
 def test_all_survivors_vote_and_the_game_is_drawn(judge: Judge) -> None:
     start_standard(judge)
     for power in POWERS[:-1]:
-        rows = _as(judge, power, "set draw")
+        rows = as_power(judge, power, "set draw")
         assert [r.kind for r in rows] == ["reply"], "votes are secret"
         assert "Your vote for a draw" in rows[0].body and "[Error Flag]" not in rows[0].subject
     assert judge.game("dt").status == ACTIVE
-    rows = _as(judge, "Turkey", "set draw")
+    rows = as_power(judge, "Turkey", "set draw")
     reply = next(r for r in rows if r.kind == "reply")
     assert "the last one needed" in reply.body
     notices = [r for r in rows if r.kind == "ending"]
@@ -44,12 +39,12 @@ def test_all_survivors_vote_and_the_game_is_drawn(judge: Judge) -> None:
 
 def test_no_draw_withdraws_and_votes_clear_each_phase(judge: Judge) -> None:
     start_standard(judge)
-    _as(judge, "France", "set draw")
-    reply = _as(judge, "France", "set no draw")[0]
+    as_power(judge, "France", "set draw")
+    reply = as_power(judge, "France", "set no draw")[0]
     assert "You no longer vote for a draw" in reply.body
     for power in POWERS:
         if power != "France":
-            _as(judge, power, "set draw")
+            as_power(judge, power, "set draw")
     assert judge.game("dt").status == ACTIVE, "France withdrew"
     assert judge.tick("dt") is True
     assert not any(p.draw_vote for p in judge.game("dt").players)
@@ -62,10 +57,10 @@ def test_only_players_vote_and_abandoned_powers_hold_the_draw_up(judge: Judge) -
     assert "Observers cannot vote for a draw." in reply.body and "[Error Flag]" in reply.subject
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset draw")
     assert "The master cannot vote for a draw; only players can." in reply.body
-    assert "is DIAS: a draw includes every surviving power" in _as(judge, "Italy", "set draw AEI")[0].body
-    _as(judge, "Turkey", "resign")
+    assert "is DIAS: a draw includes every surviving power" in as_power(judge, "Italy", "set draw AEI")[0].body
+    as_power(judge, "Turkey", "resign")
     for power in POWERS[:-1]:
-        _as(judge, power, "set draw")
+        as_power(judge, power, "set draw")
     assert judge.game("dt").status == ACTIVE
 
 
@@ -104,7 +99,7 @@ def test_nodias_draws_as_njudge_describes_them(judge: Judge, votes: dict[str, st
                                                winners: list[str]) -> None:
     _nodias(judge)
     for power, vote in votes.items():
-        rows = _as(judge, power, vote)
+        rows = as_power(judge, power, vote)
         assert "[Error Flag]" not in rows[0].subject, rows[0].body
     game = judge.game("dt")
     assert game.ending == how and game.winners == winners
@@ -113,27 +108,27 @@ def test_nodias_draws_as_njudge_describes_them(judge: Judge, votes: dict[str, st
 
 def test_each_vote_says_what_it_means(judge: Judge) -> None:
     _nodias(judge)
-    body = _as(judge, "Austria", "set draw AEG")[0].body
+    body = as_power(judge, "Austria", "set draw AEG")[0].body
     assert "accepts a draw between Austria and England, or between\nfewer of them as long as Austria is one" in body
     assert "Germany no longer survives and does not count." in body
-    body = _as(judge, "England", "set draw Austria, France")[0].body
+    body = as_power(judge, "England", "set draw Austria, France")[0].body
     assert "accepts a draw between Austria and France, or between any of\nthem, with or without England" in body
-    body = _as(judge, "France", "set no draw")[0].body
+    body = as_power(judge, "France", "set no draw")[0].body
     assert "accepts no draw, only a concession of the game to\nFrance." in body
     assert "Votes are secret until the game ends" in body
-    reply = _as(judge, "France", "set draw AXQ")[0]
+    reply = as_power(judge, "France", "set draw AXQ")[0]
     assert "Cannot read 'AXQ' as powers" in reply.body and "[Error Flag]" in reply.subject
-    reply = _as(judge, "France", "set concede Austria")[0]
+    reply = as_power(judge, "France", "set concede Austria")[0]
     assert "is NoDIAS: concede with a one-way draw" in reply.body
 
 
 def test_a_survivor_without_a_vote_holds_up_a_nodias_draw(judge: Judge) -> None:
     _nodias(judge)
-    _as(judge, "Austria", "set draw AE")
-    rows = _as(judge, "England", "set draw AE")
+    as_power(judge, "Austria", "set draw AE")
+    rows = as_power(judge, "England", "set draw AE")
     assert [r.kind for r in rows] == ["reply"], "nobody hears of the votes"
     assert judge.game("dt").status == ACTIVE, "France has not voted"
-    rows = _as(judge, "France", "set draw AE")
+    rows = as_power(judge, "France", "set draw AE")
     assert "Your vote was the last one needed: the game was declared a draw between\nAustria and England." in (
         rows[-1].body if rows[-1].kind == "reply" else next(r for r in rows if r.kind == "reply").body)
     ending = [r for r in rows if r.kind == "ending"]
@@ -143,13 +138,13 @@ def test_a_survivor_without_a_vote_holds_up_a_nodias_draw(judge: Judge) -> None:
 def test_concessions_in_a_dias_game(judge: Judge) -> None:
     start_standard(judge)
     _only(judge, {"Austria": ["A vie", "A bud", "A tri"], "England": ["F lon"], "France": ["A par"]})
-    reply = _as(judge, "England", "set concede France")[0]
+    reply = as_power(judge, "England", "set concede France")[0]
     assert "You may concede only to the largest power (Austria), not to France." in reply.body
-    reply = _as(judge, "Austria", "set concede Austria")[0]
+    reply = as_power(judge, "Austria", "set concede Austria")[0]
     assert "You cannot concede the game to yourself." in reply.body
-    reply = _as(judge, "England", "set conc A")[0]
+    reply = as_power(judge, "England", "set conc A")[0]
     assert "Your vote to concede game 'dt' to Austria is recorded." in reply.body
-    rows = _as(judge, "France", "set concede austria")
+    rows = as_power(judge, "France", "set concede austria")
     reply = next(r for r in rows if r.kind == "reply")
     assert "the game was conceded to Austria." in reply.body
     ending = [r for r in rows if r.kind == "ending"]
@@ -163,26 +158,26 @@ def test_concessions_in_a_dias_game(judge: Judge) -> None:
 def test_no_concessions_and_votes_taken_back(judge: Judge) -> None:
     start_standard(judge)
     _only(judge, {"Austria": ["A vie", "A bud", "A tri"], "England": ["F lon"], "France": ["A par"]})
-    _as(judge, "England", "set concede Austria")
-    assert "You no longer concede game 'dt'." in _as(judge, "England", "set no concede")[0].body
-    _as(judge, "France", "set concede Austria")
+    as_power(judge, "England", "set concede Austria")
+    assert "You no longer concede game 'dt'." in as_power(judge, "England", "set no concede")[0].body
+    as_power(judge, "France", "set concede Austria")
     assert judge.game("dt").status == ACTIVE, "England took its concession back"
     rows = judge.mail("gm@example.org", "signon Mdt gmpw\nset noconcessions")
     notice = next(r for r in rows if r.kind == "notice")
     assert "Concessions are not allowed in game 'dt'." in notice.body
-    reply = _as(judge, "England", "set concede Austria")[0]
+    reply = as_power(judge, "England", "set concede Austria")[0]
     assert "has turned concessions off (SET NOCONCESSIONS)" in reply.body and "[Error Flag]" in reply.subject
 
 
 def test_changing_dias_drops_the_votes(judge: Judge) -> None:
     start_standard(judge)
     for power in POWERS[:-1]:
-        _as(judge, power, "set draw")
+        as_power(judge, power, "set draw")
     rows = judge.mail("gm@example.org", "signon Mdt gmpw\nset nodias")
     notice = next(r for r in rows if r.kind == "notice")
     assert "The draw votes already cast in this phase were dropped" in notice.body
     assert not any(p.draw_vote for p in judge.game("dt").players)
-    _as(judge, "Turkey", "set draw")
+    as_power(judge, "Turkey", "set draw")
     assert judge.game("dt").status == ACTIVE
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset nodias")
     assert "was already set so" in reply.body

@@ -21,6 +21,7 @@ from judge.store.migrate import upgrade
 from judge.store.passwords import check_password
 
 STANDARD_LETTERS = "AEFGIRT"
+STANDARD_POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 #: Phases are processed as soon as every order is in (njudge's default delay is half an hour).
 NO_DELAY = {"M": "delay 0", "R": "delay 0", "B": "delay 0"}
 
@@ -75,6 +76,12 @@ def start_standard(judge: Judge, name: str = "dt") -> dict[str, str]:
         judge.mail(f"p{i}@example.org", f"signon ?{name} pw{i}\nset preference {letter}")
     game = judge.game(name)
     return {p.power: p.email for p in game.players if p.power}
+
+
+def as_power(judge: Judge, power: str, text: str, name: str = "dt") -> list[OutboxMessage]:
+    """A mail from ``power``'s player in a game of :func:`start_standard`: its sign-on, then ``text``."""
+    i = STANDARD_POWERS.index(power)
+    return judge.mail(f"p{i}@example.org", f"signon {STANDARD_LETTERS[i]}{name} {password_of(judge, name, power)}\n{text}")
 
 
 def password_of(judge: Judge, name: str, power: str) -> str:

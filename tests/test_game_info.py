@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from test_game_helpers import STANDARD_LETTERS, Judge, password_of, start_standard
+from test_game_helpers import STANDARD_LETTERS, Judge, as_power, password_of, start_standard
 
 from judge.render import help_text, help_topics
 from judge.store.mail import OutboxMessage
@@ -22,11 +22,6 @@ ADDRESS = re.compile(r"p\d@example\.org")
 @pytest.fixture
 def judge(tmp_path: Path) -> Judge:
     return Judge(f"sqlite:///{tmp_path / 'judge.db'}", now=datetime.now(UTC).replace(microsecond=0))
-
-
-def _as(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    i = POWERS.index(power)
-    return judge.mail(f"p{i}@example.org", f"signon {STANDARD_LETTERS[i]}dt {password_of(judge, 'dt', power)}\n{text}")
 
 
 def _gunboat(judge: Judge) -> list[OutboxMessage]:
@@ -84,11 +79,11 @@ def test_gunboat_hides_the_players_from_each_other(judge: Judge) -> None:
     for text in ("list dt", "list full", "whogame dt full", "summary dt"):
         body = judge.reply("any@example.org", text).body
         assert not ADDRESS.search(body), text
-    body = _as(judge, "France", "list")[0].body
+    body = as_power(judge, "France", "list")[0].body
     assert not ADDRESS.search(body), "a player does not see the others either"
     master = judge.reply(GM, "signon Mdt gmpw\nwhogame\nsummary\nlist").body
     assert master.count("p2@example.org") == 3, "the master sees them all"
-    rows = _as(judge, "France", "resign")
+    rows = as_power(judge, "France", "resign")
     notices = [r for r in rows if r.kind == "notice"]
     assert all(not ADDRESS.search(r.body) for r in notices if r.to_addr != GM)
     assert any("p2@example.org" in r.body for r in notices if r.to_addr == GM)
@@ -100,7 +95,7 @@ def test_summary_shows_who_played_each_power_and_when(judge: Judge) -> None:
     start_standard(judge)
     judge.mail(GM, "signon Mdt gmpw\nprocess")
     judge.now += timedelta(hours=1)
-    _as(judge, "France", "resign")
+    as_power(judge, "France", "resign")
     judge.now += timedelta(hours=1)
     judge.mail("new@example.org", "signon Fdt newpw")
     judge.now += timedelta(hours=1)
@@ -176,7 +171,7 @@ def test_become_acts_as_the_power_and_copies_its_player(judge: Judge) -> None:
     assert france.wait and game.phase == "S1901M"
     reply = judge.reply(GM, "signon Mdt gmpw\nbecome nobody")
     assert "Write BECOME and a power of game 'dt'" in reply.body
-    _as(judge, "Turkey", "resign")
+    as_power(judge, "Turkey", "resign")
     reply = judge.reply(GM, "signon Mdt gmpw\nbecome T")
     assert "Turkey has no player in game 'dt'" in reply.body
     assert "this judge makes the creator" in judge.reply(GM, "signon Mdt gmpw\nbecome master").body

@@ -62,6 +62,10 @@ def test_victory_ends_the_game(judge: Judge) -> None:
     rows = judge.mail("gm@example.org", "signon Mdt gmpw\nprocess")
     results = [r for r in rows if r.kind == "result"]
     assert results and "France" in results[0].body
+    ending = [r for r in rows if r.kind == "ending"]
+    assert len(ending) == 8 and ending[0].subject == "TEST:dt - F1901M Game Over"
+    assert "Game 'dt' is over: France won a solo victory in the Fall 1901 Movement phase." in ending[0].body
+    assert "through Fall 1901 Movement." in ending[0].body and "S1901M to F1901M" in ending[0].body
     game = judge.game("dt")
     assert game.status == FINISHED and game.winners == ["France"] and game.deadline is None
     reply = judge.reply("p2@example.org", f"signon Fdt {password_of(judge, 'dt', 'France')}\nA bur h")

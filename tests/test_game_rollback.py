@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_game_helpers import STANDARD_LETTERS, Judge, password_of, start_standard
+from test_game_helpers import Judge, as_power, start_standard
 
 from judge.store.games import ACTIVE, FINISHED, FORMING, OrderSet, PhaseRecord, find_game
 from judge.store.mail import OutboxMessage
@@ -22,11 +22,6 @@ def judge(tmp_path: Path) -> Judge:
     return Judge(f"sqlite:///{tmp_path / 'judge.db'}", now=datetime.now(UTC).replace(microsecond=0))
 
 
-def _as(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    i = POWERS.index(power)
-    return judge.mail(f"p{i}@example.org", f"signon {STANDARD_LETTERS[i]}dt {password_of(judge, 'dt', power)}\n{text}")
-
-
 def _master(judge: Judge, text: str) -> list[OutboxMessage]:
     return judge.mail(GM, f"signon Mdt gmpw\n{text}")
 
@@ -38,10 +33,10 @@ def _records(judge: Judge) -> list[tuple[int, str, int]]:
 
 def test_rollback_one_turn_restores_the_position_and_its_orders(judge: Judge) -> None:
     start_standard(judge)
-    _as(judge, "France", "A par - bur\nF bre - mao")
+    as_power(judge, "France", "A par - bur\nF bre - mao")
     _master(judge, "process")
     assert judge.game("dt").phase == "F1901M"
-    _as(judge, "Germany", "A mun - ruh")
+    as_power(judge, "Germany", "A mun - ruh")
     judge.now += timedelta(minutes=5)
     rows = _master(judge, "rollback")
     reply = next(r for r in rows if r.kind == "reply")
@@ -61,7 +56,7 @@ def test_rollback_one_turn_restores_the_position_and_its_orders(judge: Judge) ->
     with judge.factory() as s:
         sets = {(o.phase, o.power): [e["line"] for e in o.entries] for o in s.scalars(select(OrderSet))}
     assert sets == {("S1901M", "France"): ["A par - bur", "F bre - mao"]}, "F1901M's orders are dropped"
-    reply = _as(judge, "France", "A mar - pie")[0]
+    reply = as_power(judge, "France", "A mar - pie")[0]
     assert "Army Paris -> Burgundy." in reply.body and "Army Marseilles -> Piedmont." in reply.body
     judge.now += timedelta(minutes=5)
     rows = _master(judge, "process")
@@ -108,7 +103,7 @@ def test_rollback_refusals(judge: Judge) -> None:
                           ("rollback whenever", "Cannot read 'whenever'")):
         reply = judge.reply(GM, f"signon Mdt gmpw\n{text}")
         assert message in reply.body and "[Error Flag]" in reply.subject, (text, reply.body)
-    reply = _as(judge, "France", "rollback")[0]
+    reply = as_power(judge, "France", "rollback")[0]
     assert "Only the master of game 'dt' may use ROLLBACK." in reply.body
     assert judge.game("dt").phase == "F1901M" and _records(judge) == [(1, "S1901M", 0)]
 
@@ -117,7 +112,7 @@ def test_rollback_undoes_the_end_of_a_game(judge: Judge) -> None:
     start_standard(judge)
     _master(judge, "process")
     for power in POWERS:
-        _as(judge, power, "set draw")
+        as_power(judge, power, "set draw")
     game = judge.game("dt")
     assert game.status == FINISHED and game.ending == "draw"
     rows = _master(judge, "rollback")
@@ -135,8 +130,8 @@ def test_rollback_undoes_the_end_of_a_game(judge: Judge) -> None:
 
 def test_predict_goes_to_the_master_alone_and_stores_nothing(judge: Judge) -> None:
     start_standard(judge)
-    _as(judge, "France", "A par - bur")
-    _as(judge, "Germany", "A mun - bur")
+    as_power(judge, "France", "A par - bur")
+    as_power(judge, "Germany", "A mun - bur")
     before = judge.game("dt")
     rows = _master(judge, "predict")
     assert sorted(r.kind for r in rows) == ["private", "reply"]
@@ -154,13 +149,13 @@ def test_predict_goes_to_the_master_alone_and_stores_nothing(judge: Judge) -> No
     with judge.factory() as s:
         assert not s.scalars(select(OutboxMessage).where(OutboxMessage.archived.is_(True),
                                                          OutboxMessage.kind == "private")).all()
-    reply = _as(judge, "France", "predict")[0]
+    reply = as_power(judge, "France", "predict")[0]
     assert "Only the master of game 'dt' may use PREDICT." in reply.body
 
 
 def test_unstart_then_force_begin(judge: Judge) -> None:
     start_standard(judge)
-    _as(judge, "Turkey", "resign")
+    as_power(judge, "Turkey", "resign")
     rows = _master(judge, "unstart")
     reply = next(r for r in rows if r.kind == "reply")
     assert "Game 'dt' is forming again" in reply.body, reply.body

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .. import render
 from ..config import Config
+from ..engine import Phase
 from ..store.games import FINISHED, TERMINATED
 from .gunboat import to_everyone
 from .lateness import stop_clock
@@ -42,9 +43,11 @@ def ending_text(view: GameView) -> str | None:
     return render.section("all/ending", how=how, game=game.name, powers=list(game.winners))
 
 
-def finish(view: GameView, config: Config, how: str, winners: Sequence[str]) -> list[Mail]:
+def finish(view: GameView, config: Config, how: str, winners: Sequence[str], *,
+           during: Phase | None = None) -> list[Mail]:
     """End the game (``how``: :data:`VICTORY`, :data:`DRAW`, :data:`CONCESSION` or
-    :data:`TERMINATION`) with ``winners``; its final mails."""
+    :data:`TERMINATION`) with ``winners``, ``during`` a phase (default: the current one; a
+    victory's is the phase just processed); its final mails."""
     game = view.game
     game.status = TERMINATED if how == TERMINATION else FINISHED
     game.winners = list(winners)
@@ -52,16 +55,16 @@ def finish(view: GameView, config: Config, how: str, winners: Sequence[str]) -> 
     stop_clock(game)
     view.session.flush()
     log.info("game %s over: %s%s", game.name, how, f" ({', '.join(winners)})" if winners else "")
-    return final_mails(view, config, how, winners)
+    return final_mails(view, config, how, winners, during or view.phase)
 
 
-def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str]) -> list[Mail]:
+def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str], during: Phase) -> list[Mail]:
     """The final mail to everyone (see the module docstring)."""
     ctx = context(config, view)
     session, game = view.session, view.game
 
     def mail(reveal: bool) -> render.Rendered:
-        return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal),
-                                    dias=game.dias)
+        return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal, through=during),
+                                    during, dias=game.dias)
 
     return to_everyone(view, mail, ENDING_KIND)

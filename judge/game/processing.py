@@ -115,7 +115,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     ended: list[Mail] = []
     if result.winners:
         game_over = game_over_text(board.map, result.winners)
-        ended = ending.finish(view, config, ending.VICTORY, list(result.winners))
+        ended = ending.finish(view, config, ending.VICTORY, list(result.winners), during=position.phase)
     else:
         lateness.start_clock(view, now, zone(config.timezone))
     view.session.flush()

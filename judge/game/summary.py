@@ -44,9 +44,12 @@ from .view import GameView
 LEFT = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "eliminated"}
 
 
-def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None = None) -> render.Summary:
+def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None = None,
+            through: Phase | None = None) -> render.Summary:
     """The summary of the game; ``reveal`` shows addresses (False: a gunboat game's reader
-    who is not its master); ``ended`` is the sentence saying how it ended."""
+    who is not its master); ``ended`` is the sentence saying how it ended; ``through`` the
+    last phase played (default: the current one; a victory's is the phase processed)."""
+    last = through or view.phase
     records = phase_records(session, view.game)
     positions = [Position.from_json(view.map, r.position) for r in records]
     centres: list[tuple[Phase, dict[str, int]]] = [
@@ -54,9 +57,9 @@ def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None
         if pos.phase.kind == MOVEMENT and pos.phase.season == SPRING]
     if view.started:
         centres.append((view.phase, view.position.centre_counts()))
-    tenures = _tenures(view, records, positions, reveal) if view.started else []
+    tenures = _tenures(view, records, positions, reveal, last) if view.started else []
     masters = [p.email if reveal or not view.game.gunboat else ANONYMOUS for p in view.members(MASTER)]
-    return render.Summary(view.phase if view.started else None, centres, tenures, masters, ended)
+    return render.Summary(last if view.started else None, centres, tenures, masters, ended)
 
 
 def _phase_at(records: Sequence[PhaseRecord], when: datetime, now: Phase) -> str:
@@ -68,7 +71,7 @@ def _phase_at(records: Sequence[PhaseRecord], when: datetime, now: Phase) -> str
 
 
 def _tenures(view: GameView, records: Sequence[PhaseRecord], positions: Sequence[Position],
-             reveal: bool) -> list[render.Tenure]:
+             reveal: bool, last: Phase) -> list[render.Tenure]:
     hide = view.game.gunboat and not reveal
     over = view.game.status in (FINISHED, TERMINATED)
     held: dict[str, list[Player]] = {}
@@ -80,11 +83,11 @@ def _tenures(view: GameView, records: Sequence[PhaseRecord], positions: Sequence
         players = sorted(held[power], key=lambda p: (p.joined_at, p.id))
         starts = [p.since_phase or _phase_at(records, p.joined_at, view.phase) for p in players]
         for i, p in enumerate(players):
-            end: str | None = view.phase.code if over else None
+            end: str | None = last.code if over else None
             if p.status == ELIMINATED:
                 end = _last_alive(power, records, positions, view.phase)
             elif not p.active:
-                end = p.until_phase or (starts[i + 1] if i + 1 < len(players) else view.phase.code)
+                end = p.until_phase or (starts[i + 1] if i + 1 < len(players) else last.code)
             out.append(render.Tenure(power, ANONYMOUS if hide else p.email, starts[i], end, p.nmr_count,
                                      LEFT.get(p.status, "" if p.active else "abandoned")))
     return out

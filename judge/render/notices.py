@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..engine.map import UNIT_NAMES
-from ..engine.phase import KIND_NAMES
+from ..engine.phase import KIND_NAMES, Phase
 from ..engine.position import Position
 from .context import GameContext, Rendered
 from .environment import render
@@ -196,16 +196,16 @@ ENDINGS = {"victory": "Game Over", "draw": "Draw Declared", "concession": "Conce
            "terminated": "Game Terminated"}
 
 
-def game_end_mail(ctx: GameContext, how: str, powers: Sequence[str], summary: Summary, *,
+def game_end_mail(ctx: GameContext, how: str, powers: Sequence[str], summary: Summary, during: Phase, *,
                   dias: bool = True) -> Rendered:
     """To everyone: the game is over (``how`` is ``victory``, ``draw``, ``concession`` or
-    ``terminated``; ``powers`` won or drew), and its summary."""
+    ``terminated``; ``powers`` won or drew) ``during`` that phase, and its summary. The
+    subject names that phase (``PYJD:game - F1907M Game Over``)."""
     if how not in ENDINGS:
         raise ValueError(f"how must be one of {tuple(ENDINGS)}, not {how!r}")
-    assert ctx.phase is not None
-    body = render("all/game_end", header=ctx.header, how=how, winners=list(powers), dias=dias,
-                  title=ctx.calendar.long_name(ctx.phase), **summary_values(ctx, summary))
-    return Rendered(f"{ctx.subject_prefix} {ENDINGS[how]}", body)
+    body = render("all/game_end", header=ctx.header_for(None, None), how=how, winners=list(powers), dias=dias,
+                  title=ctx.calendar.long_name(during), **summary_values(ctx, summary))
+    return Rendered(f"{ctx.judge_code}:{ctx.game} - {during.code} {ENDINGS[how]}", body)
 
 
 def rolled_back_mail(ctx: GameContext, seq: int, withdrawn: Sequence[str], position: Position, *,

@@ -149,5 +149,5 @@ def withdraw_mails(session: Session, game: str, kinds: Iterable[str], phases: It
                                        OutboxMessage.withdrawn_at.is_(None))
     if phases is not None:
         stmt = stmt.where(OutboxMessage.phase.in_(list(phases)))
-    done = session.execute(stmt.values(withdrawn_at=when).execution_options(synchronize_session=False))
+    done = session.execute(stmt.values(withdrawn_at=when))
     return int(getattr(done, "rowcount", 0) or 0)
