@@ -142,7 +142,8 @@ def test_every_help_file_is_listed_and_sent(judge: Judge) -> None:
         assert re.search(rf"^    {re.escape(topic)}\b", flist, re.M), f"flist must name {topic}"
         reply = judge.reply("any@example.org", f"get {topic}")
         assert reply.body.split("\n\n", 1)[1].startswith(f"{topic}."), topic
-    for njudge, ours in (("info.colonial", "variants"), ("info.oceania", "variants"), ("help", "index")):
+    for njudge, ours in (("info.colonial", "variants"), ("info.oceania", "variants"), ("help", "index"),
+                         ("set", "index")):
         assert help_text(njudge) == help_text(ours)
     master = help_text("master")
     for word in ("PREDICT", "ROLLBACK", "UNSTART", "FORCE BEGIN", "BECOME", "PROMOTE", "SET DIAS", "SET GUNBOAT",

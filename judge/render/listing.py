@@ -167,7 +167,7 @@ class HelpTopicError(LookupError):
 _TOPIC = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 #: Names njudge gives files that this judge keeps in another one (njudge ``data/index``
 #: sends a Colonial player to 'info.colonial').
-ALIASES = {"info.colonial": "variants", "info.oceania": "variants", "help": "index"}
+ALIASES = {"info.colonial": "variants", "info.oceania": "variants", "help": "index", "set": "index"}
 
 
 def help_topics() -> list[str]:
