@@ -52,8 +52,8 @@ def test_whogame(judge: Judge) -> None:
     start_standard(judge)
     judge.mail("obs@example.org", "observe dt opw")
     body = judge.reply("any@example.org", "whogame dt").body
-    assert re.search(r"Master:\s+gm@example\.org\s+since ", body)
-    assert re.search(r"France:\s+p2@example\.org\s+since .*, 0 missed", body)
+    assert re.search(r"Master:\s+gm@example\.org\n\s+joined ", body)
+    assert re.search(r"France:\s+p2@example\.org\n\s+joined .*; 0 deadlines missed", body)
     assert "obs@example.org" not in body and "WHOGAME dt FULL for the observers" in body
     full = judge.reply("any@example.org", "who game dt full").body
     assert re.search(r"Observer:\s+obs@example\.org", full)
