@@ -382,15 +382,20 @@ def start(live: LiveJudge) -> dict[str, str]:
 
 
 def send_phase(live: LiveJudge, passwords: dict[str, str], orders: dict[str, list[str]],
-               powers: list[str]) -> list[harness.Mail]:
+               powers: list[str], *, won: bool = False) -> list[harness.Mail]:
     """Each power mails its orders; the last mail completes the phase: its reply and the
-    results to everyone. Returns the result mails."""
+    results to everyone (and, when ``won``, the game's final mail to everyone). Returns
+    the result mails."""
     for power in powers[:-1]:
         reply = live.reply(ADDR[power], signon(live, passwords, power) + "\n".join(orders.get(power, [])))
         assert "[Error Flag]" not in reply.subject, reply.body
     last = powers[-1]
     mails = live.mail(ADDR[last], signon(live, passwords, last) + "\n".join(orders.get(last, [])),
-                      expect=1 + EVERYONE)
+                      expect=1 + EVERYONE * (2 if won else 1))
+    if won:
+        ended = [m for m in mails if m.subject.endswith("Game Over")]
+        assert sorted(m.to for m in ended) == sorted([GM, OBS, *ADDR.values()])
+        assert "won a solo victory" in ended[0].body and "Supply centers owned:" in ended[0].body
     replies = [m for m in mails if m.subject.startswith("Re:")]
     assert len(replies) == 1 and "[Error Flag]" not in replies[0].subject, replies[0].body
     results = [m for m in mails if m.subject.endswith("Results")]
@@ -420,7 +425,7 @@ def play_by_mail(live: LiveJudge, m: Map, plan: Plan, *, until_year: int = CAP_Y
         assert stored_position(live) == pos.to_json(m)
         orders = aggressive_orders(m, pos, rng, plan.bully)
         adj = adjudicate(BOARD, pos, parse_legal(BOARD, pos, orders))
-        results = send_phase(live, played.passwords, orders, ordering_powers(m, pos))
+        results = send_phase(live, played.passwords, orders, ordering_powers(m, pos), won=bool(adj.winners))
         assert results[0].subject == f"E2E:{GAME} - {pos.phase.code} Results"
         check_result(m, adj, results[0].body, seq)
         played.adjudications.append(adj)
@@ -446,6 +451,7 @@ def terminate(live: LiveJudge) -> None:
     """The master ends the game; everyone is told."""
     mails = live.mail(GM, f"signon m{GAME} gmpw\nterminate", expect=1 + EVERYONE)
     assert sorted(m.to for m in mails if "terminated" in m.body) == sorted([GM, GM, OBS, *ADDR.values()])
+    assert sum(m.subject.endswith("Game Terminated") and "Who played each power" in m.body for m in mails) == EVERYONE
     assert game_status(live) == "terminated"
 
 

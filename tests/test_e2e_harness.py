@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Captured, CaptureSMTP, free_port
@@ -149,11 +150,15 @@ class LiveJudge:
         return next(pw for pw in candidates if check_password(pw, stored))
 
     def phase(self, game: str) -> str | None:
+        return self.game_value(game, "phase")
+
+    def game_value(self, game: str, column: str) -> Any:
+        """A column of the game's row as stored now (None if there is no such game)."""
         engine = make_engine(self.url)
         try:
             with make_sessionmaker(engine)() as s:
                 row = find_game(s, game)
-                return row.phase if row else None
+                return getattr(row, column) if row else None
         finally:
             engine.dispose()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_game_helpers import HOLDS, Judge, as_power, start_standard
+from test_game_helpers import HOLDS, Judge, signon_of, start_standard
 
 from judge.engine import initial_position
 from judge.game.conditions import ConditionError, holds, read_condition, read_lines
@@ -27,7 +27,7 @@ def judge(tmp_path: Path) -> Judge:
 
 
 def _mail(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    address, signon = as_power(judge, power)
+    address, signon = signon_of(judge, power)
     return judge.mail(address, signon + text)
 
 

@@ -21,6 +21,7 @@ from judge.store.migrate import upgrade
 from judge.store.passwords import check_password
 
 STANDARD_LETTERS = "AEFGIRT"
+STANDARD_POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 #: Phases are processed as soon as every order is in (njudge's default delay is half an hour).
 NO_DELAY = {"M": "delay 0", "R": "delay 0", "B": "delay 0"}
 
@@ -78,6 +79,12 @@ def start_standard(judge: Judge, name: str = "dt") -> dict[str, str]:
     return {p.power: p.email for p in game.players if p.power}
 
 
+def as_power(judge: Judge, power: str, text: str, name: str = "dt") -> list[OutboxMessage]:
+    """A mail from ``power``'s player in a game of :func:`start_standard`: its sign-on, then ``text``."""
+    i = STANDARD_POWERS.index(power)
+    return judge.mail(f"p{i}@example.org", f"signon {STANDARD_LETTERS[i]}{name} {password_of(judge, name, power)}\n{text}")
+
+
 def password_of(judge: Judge, name: str, power: str) -> str:
     """The password ``power`` signed on with (``pw0``..``pw6`` in start_standard), checked
     against the stored hash."""
@@ -95,7 +102,7 @@ HOLDS = {
 }
 
 
-def as_power(judge: Judge, power: str, name: str = "dt") -> tuple[str, str]:
+def signon_of(judge: Judge, power: str, name: str = "dt") -> tuple[str, str]:
     """(address, sign-on line) of ``power``'s player in a game of :func:`start_standard`."""
     address = f"p{STANDARD_LETTERS.index(power[0])}@example.org"
     return address, f"signon {power[0]}{name} {password_of(judge, name, power)}\n"

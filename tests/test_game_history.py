@@ -52,7 +52,7 @@ def test_read_request_and_fit() -> None:
     req = read_request(("foo", "FROM", "Jan", "1,", "2003", "LINES", "5000"), now, UTC)
     assert (req.game, req.start, req.end, req.lines) == ("foo", datetime(2003, 1, 1, tzinfo=UTC), None, 5000)
     assert read_request((), now, UTC).start == now - timedelta(days=7)
-    mails = [(now, "a", "1\n2\n3"), (now, "b", "1\n2\n3\n4\n5")]
+    mails = [(now, "a", "1\n2\n3", None), (now, "b", "1\n2\n3\n4\n5", None)]
     assert fit(mails, 100) == (mails, 0)
     assert fit(mails, 16) == (mails, 0)
     assert fit(mails, 15) == ([mails[0]], 1), "a mail that does not fit is left out whole"

@@ -62,6 +62,10 @@ def test_victory_ends_the_game(judge: Judge) -> None:
     rows = judge.mail("gm@example.org", "signon Mdt gmpw\nprocess")
     results = [r for r in rows if r.kind == "result"]
     assert results and "France" in results[0].body
+    ending = [r for r in rows if r.kind == "ending"]
+    assert len(ending) == 8 and ending[0].subject == "TEST:dt - F1901M Game Over"
+    assert "Game 'dt' is over: France won a solo victory in the Fall 1901 Movement phase." in ending[0].body
+    assert "through Fall 1901 Movement." in ending[0].body and "S1901M to F1901M" in ending[0].body
     game = judge.game("dt")
     assert game.status == FINISHED and game.winners == ["France"] and game.deadline is None
     reply = judge.reply("p2@example.org", f"signon Fdt {password_of(judge, 'dt', 'France')}\nA bur h")
@@ -90,10 +94,15 @@ def test_a_phase_is_processed_once(migrated_url: str) -> None:
     judge.engine.dispose()
 
 
-def test_options_change_only_before_the_start(judge: Judge) -> None:
+def test_options_before_the_start_and_in_play(judge: Judge) -> None:
+    """Before the start any option of the game's map may be set; in play only the variant
+    switches that settle one ambiguity, never a DATC choice (njudge's 'bgs' switches)."""
     judge.mail("gm@example.org", "create ?dt gmpw")
-    reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset option hop_supports=no")
+    reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset option paradox_rule=1982")
     assert "[Error Flag]" not in reply.subject, reply.body
+    reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset option hop_supports=no")
+    assert "Option hop_supports is for Oceania games only" in reply.body
     start_standard(judge, "dt2")
-    reply = judge.reply("gm@example.org", "signon Mdt2 gmpw\nset option hop_supports=no")
-    assert "[Error Flag]" in reply.subject and "you can use SET OPTION only while it is forming" in reply.body
+    reply = judge.reply("gm@example.org", "signon Mdt2 gmpw\nset option paradox_rule=2000")
+    assert "one of the DATC choices every phase of the game is judged by" in reply.body
+    assert judge.game("dt2").options == {}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_game_helpers import HOLDS, Judge, as_power, start_standard
+from test_game_helpers import HOLDS, Judge, signon_of, start_standard
 
 from judge.game.press_rules import MAY_FAKE, OBSERVER_WHITE
 from judge.store.games import Game, find_game
@@ -32,7 +32,7 @@ def _address(power: str) -> str:
 
 
 def _mail(judge: Judge, power: str, text: str) -> list[OutboxMessage]:
-    address, signon = as_power(judge, power)
+    address, signon = signon_of(judge, power)
     return judge.mail(address, signon + text)
 
 
@@ -259,10 +259,9 @@ def test_blank_press_and_normal_press(judge: Judge) -> None:
 def _gunboat(judge: Judge) -> None:
     with judge.factory() as s, s.begin():
         game = s.scalars(select(Game).where(Game.name == "dt")).one()
-        game.gunboat = True  # type: ignore[attr-defined]  # part B's SET GUNBOAT column
+        game.gunboat = True
 
 
-@pytest.mark.skipif(not hasattr(Game, "gunboat"), reason="needs the Game.gunboat setting (SET GUNBOAT)")
 def test_gunboat_press_shows_no_address_and_the_master_sees_it(judge: Judge) -> None:
     _gunboat(judge)
     rows = _press(judge, "France", "press to e")

@@ -117,3 +117,48 @@ def test_0005_converts_stored_orders_and_clocks_and_keeps_every_row(database_url
     clocks = json.loads(clocks) if isinstance(clocks, str) else clocks
     assert clocks["M"] == {"next": 48, "grace": 96, "clock": None}
     assert [bool(a) for (a,) in archived] == [True, False, False]
+
+
+def test_0007_keeps_players_and_records_and_lets_a_phase_be_played_again(database_url: str) -> None:
+    """The master's columns come with their defaults, no player or phase record is lost
+    (SQLite rebuilds the tables), and the phase record key takes the rollback number: the
+    same turn may be recorded again once withdrawn, never twice live."""
+    import json
+    from datetime import UTC, datetime
+
+    import pytest
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    upgrade(database_url, "0005_orders_clocks")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO game (id, name, map_name, options, status, seq, clocks, press, "
+                              "partial_press, late_notice_sent, winners, created_at, updated_at) VALUES (1, 'old', "
+                              "'standard', '{}', 'active', 2, '{}', 'white', true, false, '[]', :t, :t)"), {"t": now})
+            conn.execute(text("INSERT INTO player (game_id, email, password_hash, role, power, wait, preferences, "
+                              "status, nmr_count, draw_vote, joined_at) VALUES (1, 'ann@example.org', 'x', 'player', "
+                              "'France', false, '', 'active', 0, true, :t)"), {"t": now})
+            conn.execute(text("INSERT INTO phase_record (game_id, seq, phase, position, orders, results, created_at) "
+                              "VALUES (1, 1, 'S1901M', :pos, '{}', 'R', :t)"),
+                         {"t": now, "pos": json.dumps({"phase": "S1901M"})})
+        upgrade(database_url)
+        with engine.connect() as conn:
+            game = conn.execute(text("SELECT dias, concessions, gunboat, listed, manual_start, rollbacks FROM game")).one()
+            player = conn.execute(text("SELECT email, draw_vote, draw_powers, concede_to FROM player")).one()
+            record = conn.execute(text("SELECT seq, withdrawn, options FROM phase_record")).one()
+        assert [bool(v) for v in game[:5]] == [True, True, False, True, False] and game[5] == 0
+        powers = json.loads(player[2]) if isinstance(player[2], str) else player[2]
+        assert (player[0], bool(player[1]), powers, player[3]) == ("ann@example.org", True, [], None)
+        assert (record[0], record[1], record[2]) == (1, 0, None)
+        insert = text("INSERT INTO phase_record (game_id, seq, phase, position, orders, results, withdrawn, "
+                      "created_at) VALUES (1, 1, 'S1901M', '{}', '{}', 'R2', :w, :t)")
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE phase_record SET withdrawn = 1"))
+            conn.execute(insert, {"w": 0, "t": now})
+        with pytest.raises(IntegrityError), engine.begin() as conn:
+            conn.execute(insert, {"w": 0, "t": now})
+    finally:
+        engine.dispose()

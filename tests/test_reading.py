@@ -96,7 +96,7 @@ def test_clock_and_draw_commands() -> None:
                  "set draw\nset no draw\nset nodraw\nset no dias")
     assert [(c.verb, c.text) for c in cmds[1:]] == [
         ("SET GRACE", "24"), ("SET MOVES", "next 48 grace 72"), ("SET BUILDS", "12"), ("SET DRAW", ""),
-        ("SET NODRAW", ""), ("SET NODRAW", ""), ("SET", "no dias")]
+        ("SET NODRAW", ""), ("SET NODRAW", ""), ("SET NODIAS", "")]
 
 
 def test_press_settings_keep_their_words() -> None:

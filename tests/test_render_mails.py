@@ -20,6 +20,7 @@ from judge.render import (
     HelpTopicError,
     JudgeContext,
     Listing,
+    Summary,
     eject_mail,
     format_deadline,
     game_list_text,
@@ -278,8 +279,8 @@ def test_list_of_a_forming_game_and_of_all_games(ctx):
 
 
 def test_summary_has_a_row_per_phase(ctx):
-    text = summary_text(ctx, [(Phase.parse("S1902M"), {"Austria": 5, "Russia": 6}),
-                              (Phase.parse("S1903M"), {"Austria": 7})])
+    text = summary_text(ctx, Summary(Phase.parse("S1903M"), [(Phase.parse("S1902M"), {"Austria": 5, "Russia": 6}),
+                                                            (Phase.parse("S1903M"), {"Austria": 7})]))
     lines = text.splitlines()
     assert "Phase     Aus  Eng  Fra  Ger  Ita  Rus  Tur" in lines
     assert "S1902M      5    0    0    0    0    6    0" in lines

@@ -1,28 +1,40 @@
-"""SET DRAW and SET NO DRAW: a player's secret vote for a draw of all survivors (DIAS,
-:mod:`judge.game.draws`)."""
+"""SET DRAW, SET NO DRAW, SET CONCEDE and SET NO CONCEDE: a player's secret votes to end the
+game in a draw or a concession (njudge ``data/draws``; :mod:`judge.game.draws`). The reply
+tells the voter what the vote means; nobody else hears of it until the game ends."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import render
 from ..game import draws
+from ..game.draws import DrawError, Voted
 from .outcome import Call, Outcome, said
 
 
 def set_draw(call: Call) -> Outcome:
-    if call.cmd.text.strip():
-        return call.error("This judge plays DIAS draws (all survivors): write SET DRAW without a list.")
-    return _vote(call, True)
+    return _voted(call, lambda: draws.vote_draw(call.view, call.config, call.me, call.cmd.text))
 
 
 def set_nodraw(call: Call) -> Outcome:
-    return _vote(call, False)
+    return _voted(call, lambda: draws.vote_no_draw(call.view, call.config, call.me))
 
 
-def _vote(call: Call, vote: bool) -> Outcome:
+def set_concede(call: Call) -> Outcome:
+    return _voted(call, lambda: draws.vote_concede(call.view, call.config, call.me, call.cmd.text), concede=True)
+
+
+def set_noconcede(call: Call) -> Outcome:
+    return _voted(call, lambda: draws.vote_no_concede(call.me), concede=True)
+
+
+def _voted(call: Call, vote: Callable[[], Voted], *, concede: bool = False) -> Outcome:
+    try:
+        voted = vote()
+    except DrawError as exc:
+        return call.error(str(exc))
     view = call.view
-    call.me.draw_vote = vote
-    declared = draws.declare_if_agreed(view, call.config) if vote else None
-    powers, mails = declared if declared is not None else ([], [])
-    text = render.section("player/draw_vote", game=view.name, vote=vote, declared=declared is not None,
-                          powers=powers)
-    return said(text, changed=True, mails=mails)
+    text = render.section("player/draw_vote", game=view.name, concede=concede, meaning=voted.meaning,
+                          me=call.me.power or "", powers=voted.powers, ignored=voted.ignored, how=voted.how,
+                          winners=voted.winners)
+    return said(text, changed=True, mails=voted.mails)

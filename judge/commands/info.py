@@ -1,14 +1,19 @@
-"""The asking commands anyone may send: HELP, GET, VERSION, LIST, LIST game, SUMMARY and
-HISTORY (njudge ``data/index``, ``data/history``)."""
+"""The asking commands anyone may send: HELP, GET, VERSION, LIST, LIST FULL, LIST game,
+SUMMARY, WHOGAME and HISTORY (njudge ``data/index``, ``data/history``).
+
+In a gunboat game only its master (signed on to it) sees the players' addresses."""
 
 from __future__ import annotations
 
 from .. import render
 from ..game import history, listing
+from ..game import summary as game_summary
 from ..game.deadlines import DeadlineError, zone
+from ..game.ending import ending_text
+from ..game.gunboat import reveals
 from ..game.mails import Mail, context
 from ..game.view import GameView
-from ..store.games import MASTER
+from ..store.games import MASTER, Player
 from .outcome import Call, Outcome, said
 
 
@@ -30,29 +35,53 @@ def _about(call: Call, view: GameView) -> GameView | None:
     return view if call.identity is None else None
 
 
+def _reader(call: Call, view: GameView) -> Player | None:
+    """The sender as a member of ``view`` (None if signed on to no game or another one)."""
+    return call.me if call.identity is not None and call.identity.view is view else None
+
+
 def list_games(call: Call) -> Outcome:
-    """``LIST``: every game; ``LIST game`` (or LIST after a sign-on): one game in detail. The
-    game's master sees every power's orders too."""
-    if not call.cmd.args and call.identity is None:
+    """``LIST``: every listed game; ``LIST FULL``: with their players; ``LIST game`` (or LIST
+    after a sign-on): one game in detail. The game's master sees every power's orders too."""
+    args = call.cmd.args
+    if args and args[0].upper() == "FULL" and len(args) == 1:
+        return said(render.list_text(listing.game_lines(call.session, full=True), full=True))
+    if not args and call.identity is None:
         return said(render.list_text(listing.game_lines(call.session)))
-    found = call.game_or_signed_on(call.cmd.args)
+    found = call.game_or_signed_on(args)
     if isinstance(found, Outcome):
         return found
-    master = call.identity is not None and call.identity.view is found and call.me.role == MASTER
-    text = render.game_list_text(context(call.config, found), listing.listing(found, for_master=master))
+    reader = _reader(call, found)
+    master = reader is not None and reader.role == MASTER
+    text = render.game_list_text(context(call.config, found), listing.listing(found, for_master=master, reader=reader))
     return Outcome(reply=(text,), about=_about(call, found))
 
 
 def summary(call: Call) -> Outcome:
+    """``SUMMARY [name]``: who played each power and when, and the centres by year."""
     found = call.game_or_signed_on(call.cmd.args)
     if isinstance(found, Outcome):
         return found
-    rows, players = listing.summary(call.session, found)
-    return Outcome(reply=(render.summary_text(context(call.config, found), rows, players),), about=_about(call, found))
+    data = game_summary.summary(call.session, found, reveal=reveals(found, _reader(call, found)),
+                                ended=ending_text(found))
+    return Outcome(reply=(render.summary_text(context(call.config, found), data),), about=_about(call, found))
+
+
+def who_game(call: Call) -> Outcome:
+    """``WHOGAME [name] [FULL]``: the game's masters and players (FULL: and observers)."""
+    words = [w for w in call.cmd.args if w.upper() != "FULL"]
+    full = len(words) < len(call.cmd.args)
+    found = call.game_or_signed_on(tuple(words))
+    if isinstance(found, Outcome):
+        return found
+    members = listing.who_game(found, _reader(call, found), full=full)
+    return Outcome(reply=(render.who_game_text(context(call.config, found), members, full=full),),
+                   about=_about(call, found))
 
 
 def history_of(call: Call) -> Outcome:
-    """``HISTORY [name] [FROM date] [TO date] [LINES n]``: the public archive of a game."""
+    """``HISTORY [name] [FROM date] [TO date] [LINES n]`` or ``HISTORY [name] EXCLSTART turn
+    [EXCLEND turn] [BROAD]``: the public archive of a game."""
     tz = zone(call.config.timezone)
     try:
         req = history.read_request(call.cmd.args, call.now, tz)
@@ -66,8 +95,9 @@ def history_of(call: Call) -> Outcome:
     note = None
     if left_out or not mails:
         note = render.section("player/history_note", game=found.name, shown=bool(mails), left_out=left_out,
-                              lines=req.lines, start=ctx.when(req.start), end=ctx.when(req.end) if req.end else "now",
-                              after=ctx.when(mails[-1][0]) if mails else "")
+                              lines=req.lines or 0, start=ctx.when(req.start) if req.start else "",
+                              end=ctx.when(req.end) if req.end else "now",
+                              after=ctx.when(mails[-1][0]) if mails else "", turns=req.start is None)
     parts = history.parts(mails, call.config.reply_max_bytes - PART_RESERVE)
     if len(parts) <= 1:
         sections = [render.history_text(ctx, mails)] if mails else []

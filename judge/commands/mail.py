@@ -5,11 +5,11 @@ The mail's text is read into commands (:mod:`.reading`, with the table's words);
 command the table (:mod:`.table`) says whether this sender may use it in this game state
 (a refusal is reported on the command's line and the next command is read), and its handler
 returns an :class:`~.outcome.Outcome`. The first sign-on decides who the sender is for the
-rest of the mail; a mail sent to a member's reply address and holding no sign-on is that
-member's from its first line (reply to play, :mod:`.replyplay`). A failed sign-on (unknown
-game, power or password) undoes everything the mail did, and the reply says ``Invalid
-password or power ID specified.`` followed by the original message with the password masked
-(njudge, Bug91-10).
+rest of the mail (a master's BECOME changes it again: the rest acts as that power); a mail
+sent to a member's reply address and holding no sign-on is that member's from its first line
+(reply to play, :mod:`.replyplay`). A failed sign-on (unknown game, power or password) undoes
+everything the mail did, and the reply says ``Invalid password or power ID specified.``
+followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
@@ -31,12 +31,13 @@ from ..game import joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
 from ..game.view import GameView, forget_views
 from ..mail.reader import IncomingMail
+from ..render import Context
 from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
-from .outcome import Call, Identity, Outcome
+from .outcome import Call, Copy, Identity, Outcome
 from .reading import read_commands
 from .replyplay import signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
@@ -54,13 +55,15 @@ def refusal(row: Row, identity: Identity | None, cmd: Command) -> str | None:
         return render.refusal_text("signon", row.phrase, cmd.line)
     me, game = identity.me, identity.view.game
     if me.role not in row.roles:
-        if row.roles == frozenset({MASTER}):
+        if identity.became is not None:
+            reason = "became"
+        elif row.roles == frozenset({MASTER}):
             reason = "master"
         elif me.role == OBSERVER:
             reason = "observer"
         else:
             reason = "not_master"
-        return render.refusal_text(reason, row.phrase, cmd.line, game=game.name)
+        return render.refusal_text(reason, row.phrase, cmd.line, game=game.name, power=me.power or "")
     if row.power and me.role not in (MASTER, OBSERVER) and (me.power is None or not me.active):
         return render.refusal_text("power", row.phrase, cmd.line, game=game.name)
     if row.states is not None and game.status not in row.states:
@@ -87,6 +90,7 @@ class _Reply:
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
+        self.copies: list[Copy] = []
 
     def add(self, out: Outcome) -> None:
         for section in out.reply:
@@ -103,6 +107,7 @@ class _Reply:
         self.deadlines.extend(out.deadlines)
         self.changed = self.changed or out.changed or bool(out.settings) or bool(out.deadlines)
         self.about = self.about or out.about
+        self.copies.extend(out.copies)
 
 
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
@@ -162,6 +167,13 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     rendered = render.reply_mail(ctx, "", sections, reply.errors)
     answer = Mail.of(mail.sender, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
+    queue(session, _copies(ctx, reply, sections, about))
+
+
+def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:
+    """The copies of the reply the mail's commands asked for (BECOME: to the power's player)."""
+    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors),
+                    "private", about) for copy in reply.copies]
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:

@@ -1,17 +1,24 @@
-"""The master's commands on a game's course: PROCESS, PAUSE, RESUME, TERMINATE, EJECT and
-SET OPTION (njudge ``data/master``)."""
+"""The master's commands (njudge ``data/master``, ``data/index``): on a game's course,
+PROCESS, PAUSE, RESUME, TERMINATE, EJECT and SET OPTION; the tools to mend a game, PREDICT,
+ROLLBACK, UNSTART and FORCE BEGIN; and on people, PROMOTE and BECOME.
+
+BECOME changes who the rest of the mail speaks for: its outcome signs the mail on as the
+power's player (so the table refuses master commands after it, and a second BECOME), and
+the player gets a copy of the whole reply, as njudge sends one.
+"""
 
 from __future__ import annotations
 
 from .. import render
 from ..config import Config
-from ..engine import OptionError, Options, Phase, PhaseError
-from ..game import processing, status
-from ..game.mails import context
+from ..engine import OptionError, Phase, PhaseError
+from ..game import predict as prediction
+from ..game import processing, rules_in_play, starting, status
+from ..game import rollback as rollbacks
+from ..game.mails import Mail, context, masters
 from ..game.status import StatusError
 from ..game.view import GameView
-from ..store.games import FORMING
-from .outcome import Call, Outcome, said
+from .outcome import Call, Copy, Identity, Outcome, said
 
 
 def process(call: Call) -> Outcome:
@@ -79,24 +86,100 @@ def eject(call: Call) -> Outcome:
 
 
 def set_option(call: Call) -> Outcome:
-    """``SET OPTION name=value``: a rule switch, before the start (phases already played
-    were judged by the options in force)."""
+    """``SET OPTION name=value``: a rule switch; once the game has started, only those that
+    may change in play (:mod:`judge.game.rules_in_play`)."""
     view, cmd = call.view, call.cmd
-    game = view.game
     key, sep, value = cmd.text.partition("=")
     if not sep:
         key, _, value = cmd.text.strip().partition(" ")
     if not key.strip() or not value.strip():
         return call.error("Write SET OPTION name=value.")
-    if game.status != FORMING:
-        return call.error(f"Game '{game.name}' has started; its options (rule switches) can be changed only "
-                          "before the start, as the moves already played were judged by them.")
     try:
-        options = Options({**(game.options or {}), key.strip(): value.strip()})
+        name, now = rules_in_play.set_option(view, key, value)
     except OptionError as exc:
         return call.error(str(exc))
-    game.options = dict(options.explicit)
-    view.reload_board()
-    name = key.strip().lower()
-    text = render.section("all/option_set", game=game.name, option=name, value=options[name])
+    text = render.section("all/option_set", game=view.name, option=name, value=now, in_play=view.started)
     return said(text, changed=True, settings=(text,))
+
+
+# -- mending a game ------------------------------------------------------------------------
+
+
+def predict(call: Call) -> Outcome:
+    """``PREDICT``: the master alone gets the current phase adjudicated with the orders in."""
+    mail = prediction.predict(call.view, call.config, call.sender)
+    return said(_done(call, "predicted"), mails=(mail,))
+
+
+def rollback(call: Call) -> Outcome:
+    """``ROLLBACK [turn_number|phase]``: back to before that turn (default: the last one)."""
+    view = call.view
+    try:
+        done = rollbacks.rollback(view, call.config, rollbacks.target(view, call.cmd.text), call.now)
+    except rollbacks.RollbackError as exc:
+        return call.error(str(exc))
+    return said(_done(call, "rolled_back", seq=done.record.seq, phase=done.record.phase, withdrawn=done.withdrawn,
+                      resumed=done.resumed), changed=True, mails=done.mails)
+
+
+def unstart(call: Call) -> Outcome:
+    """``UNSTART``: a started game with no turn processed back to forming."""
+    try:
+        mails = starting.unstart(call.view, call.config, call.now)
+    except StatusError as exc:
+        return call.error(str(exc))
+    return said(_done(call, "unstarted"), changed=True, mails=mails)
+
+
+def force_begin(call: Call) -> Outcome:
+    """``FORCE BEGIN``: start the forming game now; the powers without a player are in
+    civil disorder, open for takeover."""
+    try:
+        vacant, mails = starting.force_begin(call.view, call.config, call.now)
+    except StatusError as exc:
+        return call.error(str(exc))
+    return said(_done(call, "begun", powers=vacant), changed=True, mails=mails)
+
+
+# -- people --------------------------------------------------------------------------------
+
+
+def promote(call: Call) -> Outcome:
+    """``PROMOTE address``: an observer of the game becomes one of its masters."""
+    view = call.view
+    try:
+        promoted = status.promote(view, call.cmd.text)
+    except StatusError as exc:
+        return call.error(str(exc))
+    ctx = context(call.config, view)
+    mail = render.promoted_mail(ctx, promoted.email, call.sender)
+    to = tuple(dict.fromkeys((promoted.email, *masters(view))))
+    return said(_done(call, "promoted", address=promoted.email), mails=(Mail.of(to, mail, "private", view),))
+
+
+def become(call: Call) -> Outcome:
+    """``BECOME power``: the rest of the mail acts as that power's player, who gets a copy
+    of the reply (njudge). ``BECOME MASTER``: the creator of a game is its master already."""
+    view, text = call.view, call.cmd.text.strip()
+    if text.upper() == "MASTER":
+        return said(_done(call, "master_already"))
+    power = view.map.find_power(text) if text else None
+    if power is None and len(text) == 1:
+        power = view.map.power_by_letter.get(text.upper())
+    if power is None:
+        names = ", ".join(p.name for p in view.map.powers)
+        return call.error(f"Write BECOME and a power of game '{view.name}': {names}.")
+    player = view.player_of(power.name)
+    if player is None:
+        return call.error(f"{power.name} has no player in game '{view.name}'. Give its orders as master, "
+                          f"like '{power.name}: A par - bur', without BECOME.")
+    note = render.section("player/become_copy", game=view.name, power=power.name, master=call.sender)
+    return Outcome(reply=(_done(call, "became", power=power.name),), signed_on=Identity(view, player, call.me),
+                   copies=(Copy(player.email, note),))
+
+
+def _done(call: Call, what: str, **values: object) -> str:
+    """The master's reply section for one of the tools above."""
+    return render.section("master/done", game=call.view.name, what=what, **{
+        "seq": 0, "phase": "", "withdrawn": [], "resumed": False, "powers": [], "address": "", "power": "",
+        **values})

@@ -2,9 +2,11 @@
 
 A handler changes the game through the session and the game layer, and returns what the
 mail's runner must do with the result: reply sections, the error count, mails to queue,
-settings and deadline changes to announce (one notice per mail lists them all), whether the game's
-orders or state changed (so that readiness is checked), a sign-on it established, or a
-failed sign-on that undoes the whole mail. Handlers never touch shared state of the mail.
+settings and deadline changes to announce (one notice per mail lists them all), whether the
+game's orders or state changed (so that readiness is checked), a sign-on it established
+(BECOME establishes one too: the rest of the mail acts as that power), a failed sign-on that
+undoes the whole mail, files to attach to the reply, or people who get a copy of the reply.
+Handlers never touch shared state of the mail.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from .command import Command
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who the sender is for the rest of the mail: a member of a game."""
+    """Who the sender is for the rest of the mail: a member of a game; ``became`` is the
+    master who used BECOME to act as ``me``."""
 
     view: GameView
     me: Player
+    became: Player | None = None
 
     @property
     def is_master(self) -> bool:
@@ -84,8 +88,18 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
+class Copy:
+    """Someone who gets a copy of the mail's whole reply, headed by ``note`` (njudge BECOME:
+    "The player for 'power' will receive a message from the Judge ... confirming all
+    commands entered by the Master")."""
+
+    address: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a handler did (see the module docstring)."""
+    """What a handler did (see the module docstring); ``copies`` get the mail's whole reply."""
 
     reply: tuple[str, ...] = ()
     errors: int = 0
@@ -98,6 +112,7 @@ class Outcome:
     failed_signon: bool = False
     failure: str | None = None
     files: tuple[File, ...] = ()
+    copies: tuple[Copy, ...] = ()
 
 
 def signon_failed(message: str | None = None) -> Outcome:

@@ -13,7 +13,7 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import joining, listing, takeover
+from ..game import joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
@@ -51,12 +51,13 @@ def signon(call: Call) -> Outcome:
         return signon_failed(f"There is no game called '{name}'.")
     if letter == "O":
         return _observe(call, view, password)
-    me = joining.member_for(view, letter)
+    me = status.master_with(view, password) if letter == "M" else joining.member_for(view, letter)
     if me is None and letter != "M":
         taken = takeover.take_over(view, call.config, letter, call.sender, password, call.now)
         if isinstance(taken, str):
             return signon_failed(taken)
         if taken is not None:
+            taken.player.since_phase = taken.player.since_phase or view.game.phase
             return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
                            signed_on=Identity(view, taken.player))
     if me is None or not check_password(password, me.password_hash):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
-from . import clock, draws, info, master, orders, pictures, player, press, replyplay, signon
+from . import clock, draws, info, master, orders, pictures, player, press, replyplay, signon, switches
 from .command import ORDERS, STRAY_END, UNKNOWN
 from .outcome import Call, Outcome
 from .reading import Vocabulary, spelling
@@ -133,7 +133,7 @@ TABLE: tuple[Row, ...] = (
     Row("RESUME", ("RESUME",), MASTERS, frozenset({PAUSED}), master.resume),
     Row("TERMINATE", ("TERMINATE",), MASTERS, NOT_OVER, master.terminate),
     Row("EJECT", ("EJECT",), MASTERS, NOT_OVER, master.eject),
-    Row("SET OPTION", _set("OPTION", "OPTIONS"), MASTERS, frozenset({FORMING}), master.set_option),
+    Row("SET OPTION", _set("OPTION", "OPTIONS"), MASTERS, NOT_OVER, master.set_option),
     Row("SET DEADLINE", _set("DEADLINE"), MASTERS, RUNNING, clock.set_deadline),
     Row("SET GRACE", _set("GRACE"), MASTERS, RUNNING, clock.set_grace),
     Row("SET MOVES", _set("MOVES", "MOVE"), MASTERS, NOT_OVER, clock.set_moves),
@@ -150,6 +150,30 @@ TABLE: tuple[Row, ...] = (
     Row("CLEAR", ("CLEAR",), PLAYERS, RUNNING, orders.clear, action="clear orders entered in advance", power=True),
     Row("SET REPLY TO PLAY", _set("REPLY TO PLAY"), MASTERS, None, replyplay.set_reply_play),
     Row("SET NOREPLY TO PLAY", _set("NOREPLY TO PLAY"), MASTERS, None, replyplay.set_noreply_play),
+    # -- game life part B: master tools, draws and concessions, information --------------------------
+    Row("WHOGAME", ("WHOGAME", "WHO GAME"), ANYONE, None, info.who_game),
+    Row("SET CONCEDE", _set("CONCEDE", "CONC"), PLAYERS, frozenset({ACTIVE}), draws.set_concede,
+        action="concede the game", power=True),
+    Row("SET NOCONCEDE", _set("NOCONCEDE", "NOCONC"), PLAYERS, frozenset({ACTIVE}), draws.set_noconcede,
+        action="concede the game", power=True),
+    Row("PREDICT", ("PREDICT",), MASTERS, RUNNING, master.predict),
+    Row("ROLLBACK", ("ROLLBACK",), MASTERS, frozenset({ACTIVE, PAUSED, FINISHED}), master.rollback),
+    Row("UNSTART", ("UNSTART",), MASTERS, RUNNING, master.unstart),
+    Row("FORCE BEGIN", ("FORCE BEGIN", "FORCEBEGIN"), MASTERS, frozenset({FORMING}), master.force_begin),
+    Row("BECOME", ("BECOME",), MASTERS, RUNNING, master.become),
+    Row("PROMOTE", ("PROMOTE",), MASTERS, NOT_OVER, master.promote),
+    Row("SET DIAS", _set("DIAS"), MASTERS, NOT_OVER, switches.set_dias),
+    Row("SET NODIAS", _set("NODIAS"), MASTERS, NOT_OVER, switches.set_nodias),
+    Row("SET CONCESSIONS", _set("CONCESSIONS"), MASTERS, NOT_OVER, switches.set_concessions),
+    Row("SET NOCONCESSIONS", _set("NOCONCESSIONS"), MASTERS, NOT_OVER, switches.set_noconcessions),
+    Row("SET GUNBOAT", _set("GUNBOAT"), MASTERS, frozenset({FORMING}), switches.set_gunboat),
+    Row("SET NOGUNBOAT", _set("NOGUNBOAT"), MASTERS, NOT_OVER, switches.set_nogunboat),
+    Row("SET LIST", _set("LIST", "PUBLIC"), MASTERS, None, switches.set_list),
+    Row("SET NOLIST", _set("NOLIST", "UNLIST", "PRIVATE"), MASTERS, None, switches.set_nolist),
+    Row("SET MANUALSTART", _set("MANUALSTART", "MANUAL START", "NOAUTOSTART", "NOAUTO START"), MASTERS,
+        frozenset({FORMING}), switches.set_manualstart),
+    Row("SET AUTOSTART", _set("AUTOSTART", "AUTO START", "NOMANUALSTART", "NOMANUAL START"), MASTERS,
+        frozenset({FORMING}), switches.set_autostart),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),

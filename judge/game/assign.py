@@ -71,9 +71,10 @@ def seed_for(name: str) -> int:
 
 def assign(players: Sequence[str], preferences: Sequence[str], letters: Sequence[str], seed: int) -> list[str]:
     """The letter each player gets (same order as ``players``). ``preferences`` are the
-    players' lists as written (``""`` for none). There must be as many players as letters."""
-    if len(players) != len(letters):
-        raise ValueError("one player per power is needed")
+    players' lists as written (``""`` for none). There may be fewer players than letters (a
+    master's FORCE BEGIN), never more."""
+    if len(players) > len(letters):
+        raise ValueError("more players than powers")
     rng = random.Random(seed)
     tables: list[dict[str, float]] = []
     for text in preferences:
@@ -91,7 +92,7 @@ def assign(players: Sequence[str], preferences: Sequence[str], letters: Sequence
     rng.shuffle(pool)
     if len(pool) <= MAX_EXACT:
         best = max(
-            itertools.permutations(pool),
+            itertools.permutations(pool, len(players)),
             key=lambda perm: sum(tables[i][perm[k]] for k, i in enumerate(order)),
         )
     else:

@@ -123,20 +123,32 @@ def member_for(view: GameView, letter: str) -> Player | None:
 
 
 def start_if_full(view: GameView, config: Config, now: datetime) -> list[Mail]:
-    """Start the game if it is forming and every power has a player; the start mails."""
+    """Start the game if it is forming, every power has a player and the master has not set
+    it to start by hand (SET MANUALSTART, UNSTART); the start mails."""
     game = view.game
-    if game.status != FORMING:
+    if game.status != FORMING or game.manual_start:
         return []
+    if len(view.members(PLAYER)) < len(view.map.powers):
+        return []
+    return begin(view, config, now)
+
+
+def begin(view: GameView, config: Config, now: datetime) -> list[Mail]:
+    """Start the forming game with the players it has (FORCE BEGIN: fewer than its powers;
+    the powers left over have no player, in civil disorder until taken over): powers by
+    preference, the first deadline, the start mails."""
+    game = view.game
     players = view.members(PLAYER)
     m = view.map
-    if len(players) < len(m.powers):
-        return []
     letters = [pw.letter for pw in m.powers]
     got = assign([p.email for p in players], [p.preferences for p in players], letters, seed_for(game.name))
     for p, letter in zip(players, got, strict=True):
         p.power = m.power_by_letter[letter.upper()].name
     view.set_position(view.position)
+    for p in players:
+        p.since_phase = view.phase.code
     game.status = ACTIVE
+    game.manual_start = False
     game.seq = 1
     start_clock(view, now, zone(config.timezone))
     view.session.flush()

@@ -1,9 +1,10 @@
-"""What LIST, LIST game and SUMMARY show of games (njudge Bug91-11), and the master's view
-of every power's orders (Bug91-08).
+"""What LIST, LIST FULL and LIST game show of games (njudge Bug91-11, ``data/index``), the
+master's view of every power's orders (Bug91-08), and WHOGAME.
 
-A finished game's listing says how it ended and lists nobody as late. SUMMARY lists
-everyone who played a power, also those who resigned or were replaced (marked so), with
-the supply centre counts of every year.
+LIST leaves out the games set NOLIST (njudge: "a LIST command that lists all current games
+will not display this game"; ``LIST name`` still shows it). LIST FULL adds each game's
+players. A finished game's listing says how it ended and lists nobody as late. In a gunboat
+game only the master sees the players' addresses (:mod:`.gunboat`).
 """
 
 from __future__ import annotations
@@ -12,46 +13,36 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..engine import Position
-from ..engine.phase import Phase
-from ..store.games import (
-    EJECTED,
-    FINISHED,
-    FORMING,
-    PLAYER,
-    RESIGNED,
-    TERMINATED,
-    all_games,
-    phase_records,
-)
+from ..store.games import FINISHED, FORMING, MASTER, OBSERVER, PLAYER, TERMINATED, Player, all_games
 from . import lateness, orders
-from .mails import roster
+from .ending import ending_text
+from .gunboat import address_for, roster_for
+from .mails import role_of
 from .press_rules import describe, rules_of
+from .takeover import abandoned
 from .view import GameView, view_of
 
-#: How a finished game ended (``Game.ending``).
-VICTORY, DRAW, CONCESSION, TERMINATION = "victory", "draw", "concession", "terminated"
 
-
-def game_lines(session: Session) -> list[render.GameLine]:
-    """LIST: one line per game."""
+def game_lines(session: Session, *, full: bool = False) -> list[render.GameLine]:
+    """LIST: one line per listed game; with ``full``, each with its players (LIST FULL)."""
     lines = []
     for g in all_games(session):
+        if not g.listed:
+            continue
         view = view_of(session, g)
         players = len(view.members(PLAYER))
         needed = len(view.map.powers) - players if g.status == FORMING else 0
-        lines.append(render.GameLine(g.name, view.map.title, g.phase, g.status, players, needed))
+        people = tuple(roster_for(view, None)) if full else ()
+        lines.append(render.GameLine(g.name, view.map.title, g.phase, g.status, players, needed, people,
+                                     _openings(view)))
     return lines
 
 
-def ending(view: GameView) -> str | None:
-    """How a finished or terminated game ended, in a sentence; None while it goes on."""
-    game = view.game
-    if game.status == TERMINATED:
-        return render.section("all/ending", how=TERMINATION, game=game.name, powers=[])
-    if game.status != FINISHED:
-        return None
-    how = game.ending or (VICTORY if len(game.winners) == 1 else DRAW)
-    return render.section("all/ending", how=how, game=game.name, powers=list(game.winners))
+def _openings(view: GameView) -> tuple[str, ...]:
+    """The abandoned powers of a running game, open for takeover."""
+    if not view.started or view.game.status in (FINISHED, TERMINATED, FORMING):
+        return ()
+    return tuple(p.name for p in view.map.powers if abandoned(view, p.name))
 
 
 def power_orders(view: GameView) -> list[render.PowerOrders]:
@@ -67,9 +58,9 @@ def power_orders(view: GameView) -> list[render.PowerOrders]:
     return out
 
 
-def listing(view: GameView, *, for_master: bool = False) -> render.Listing:
+def listing(view: GameView, *, for_master: bool = False, reader: Player | None = None) -> render.Listing:
     """LIST game: deadlines, parameters, players and their state, the position; the master
-    also sees every power's orders."""
+    also sees every power's orders. ``reader`` is who asks (None: someone not signed on)."""
     game = view.game
     position: Position | None = view.position if view.started else None
     over = game.status in (FINISHED, TERMINATED)
@@ -82,36 +73,46 @@ def listing(view: GameView, *, for_master: bool = False) -> render.Listing:
                 status_of[power] = "move"
                 waiting.append(power)
     waiting.sort(key=view.power_rank)
-    rows = [(role, status_of.get(role, ""), email) for role, email in roster(view)]
+    rows = [(role, status_of.get(role, ""), email) for role, email in roster_for(view, reader)]
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
         ("Press", describe(rules_of(game))),
+        ("Draws", _draws(view)),
+        ("Flags", _flags(view)),
         ("Status", game.status.capitalize()),
         ("Winning Centers", str(view.map.victory)),
     ]
     missed = {p.power: p.nmr_count for p in view.members(PLAYER) if p.power} if position else {}
     return render.Listing(
         position, game.deadline, game.grace_end, params, rows, waiting, missed,
-        ended=ending(view), orders=power_orders(view) if for_master and position is not None and not over else None,
+        ended=ending_text(view), orders=power_orders(view) if for_master and position is not None and not over else None,
     )
 
 
-def summary(session: Session, view: GameView) -> tuple[list[tuple[Phase, dict[str, int]]], list[tuple[str, str]]]:
-    """SUMMARY: the centre counts of every year (each spring's position, and the current
-    one), and everyone who played a power (also those who resigned or were replaced)."""
-    board = view.board
-    rows: list[tuple[Phase, dict[str, int]]] = []
-    for record in phase_records(session, view.game):
-        pos = Position.from_json(board.map, record.position)
-        if pos.phase.kind == "M" and pos.phase.season == "S":
-            rows.append((pos.phase, pos.centre_counts()))
-    if view.started:
-        rows.append((view.position.phase, view.position.centre_counts()))
-    people = list(roster(view))
-    for p in view.game.players:
-        if p.role == PLAYER and p.power and p.status in (RESIGNED, EJECTED):
-            mark = "resigned" if p.status == RESIGNED else "ejected"
-            if view.player_of(p.power) is not None:
-                mark += ", replaced"
-            people.append((f"{p.power} ({mark})", p.email))
-    return rows, people
+def _draws(view: GameView) -> str:
+    game = view.game
+    if not game.dias:
+        return "NoDIAS (a draw may leave out survivors)"
+    return "DIAS, concessions allowed" if game.concessions else "DIAS, no concessions"
+
+
+def _flags(view: GameView) -> str:
+    game = view.game
+    flags = ["Gunboat" if game.gunboat else "", "Listed" if game.listed else "NoList",
+             "Manual start" if game.manual_start and game.status == FORMING else ""]
+    return ", ".join(f for f in flags if f)
+
+
+def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+    """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
+    with when they joined and the deadlines each player missed; addresses as ``reader`` may
+    see them."""
+
+    def key(p: Player) -> tuple[int, int]:
+        if p.role == MASTER:
+            return (0, p.id)
+        return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
+
+    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+                          p.nmr_count if p.role == PLAYER else None)
+            for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]

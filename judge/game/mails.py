@@ -46,7 +46,7 @@ class Mail:
 
 
 #: Mail kinds the game archive (HISTORY, the web archive) shows: what any observer reads.
-PUBLIC_KINDS = ("start", "result", "press", "notice")
+PUBLIC_KINDS = ("start", "result", "press", "notice", "ending")
 
 
 def queue(session: Session, mails: Iterable[Mail], *, in_reply_to: str | None = None,
@@ -84,12 +84,14 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
 
 
 def context(config: Config, view: GameView) -> GameContext:
-    """The render context of the game at its current phase."""
+    """The render context of the game at its current phase (a gunboat game's variant reads
+    ``Standard Gunboat``, as njudge names it)."""
     game = view.game
     options = ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items()))
     return GameContext(
         judge_code=config.code, judge_address=config.address, game=game.name, m=view.map,
         tz=zone(config.timezone), calendar=view.board.rules.calendar, options_text=options,
+        variant_title=f"{view.map.title} Gunboat" if game.gunboat else None,
         phase=Phase.parse(game.phase) if game.phase else None, deadline=game.deadline,
         seq=max(game.seq, 1),
     )

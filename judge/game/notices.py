@@ -14,18 +14,25 @@ from collections.abc import Sequence
 
 from .. import render
 from ..config import Config
-from ..store.games import Player
-from .mails import Mail, context, everyone, masters, role_of, roster
+from ..store.games import MASTER, Player
+from .gunboat import ANONYMOUS, roster_for, to_everyone
+from .mails import Mail, context, everyone, masters, role_of
 from .view import GameView
 
 
 def start(view: GameView, config: Config) -> list[Mail]:
-    """The game-start mail, one per reader (``You have been selected as ...``)."""
+    """The game-start mail, one per reader (``You have been selected as ...``); the archive
+    copy is the first one to a reader who is no master (in a gunboat game, only masters see
+    the players' addresses)."""
     ctx = context(config, view)
-    people = roster(view)
-    return [Mail.of(p.email, render.game_start_mail(ctx, view.position, view.game.deadline, people,
-                                                    recipient=role_of(p)), "start", view, archive=i == 0)
-            for i, p in enumerate(view.members())]
+    readers = view.members()
+    first = next((p for p in readers if p.role != MASTER), readers[0] if readers else None)
+    held = {p.power for p in readers}
+    vacant = [pw.name for pw in view.map.powers if pw.name not in held]
+    return [Mail.of(p.email, render.game_start_mail(ctx, view.position, view.game.deadline, roster_for(view, p),
+                                                    recipient=role_of(p), vacant=vacant),
+                    "start", view, archive=p is first)
+            for p in readers]
 
 
 def late(view: GameView, config: Config, late_players: Sequence[Player]) -> list[Mail]:
@@ -41,7 +48,9 @@ def late(view: GameView, config: Config, late_players: Sequence[Player]) -> list
 
 
 def resigned(view: GameView, config: Config, address: str, powers: list[str]) -> list[Mail]:
-    return [Mail.of(everyone(view), render.resign_mail(context(config, view), address, powers), "notice", view)]
+    ctx = context(config, view)
+    return to_everyone(view, lambda reveal: render.resign_mail(ctx, address if reveal else ANONYMOUS, powers),
+                       "notice")
 
 
 def ejected(view: GameView, config: Config, players: Sequence[Player]) -> list[Mail]:
@@ -53,7 +62,8 @@ def ejected(view: GameView, config: Config, players: Sequence[Player]) -> list[M
     powers = [p.power for p in players if p.power]
     address = players[0].email
     if powers:
-        mails.append(Mail.of((*everyone(view), address), render.eject_mail(ctx, address, powers), "notice", view))
+        mails.extend(to_everyone(view, lambda reveal: render.eject_mail(ctx, address if reveal else ANONYMOUS, powers),
+                                 "notice", also=(address,)))
     if any(p.power is None for p in players):
         mails.append(Mail.of((address, *masters(view)), render.eject_mail(ctx, address, []), "private", view))
     return mails

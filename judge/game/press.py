@@ -29,6 +29,7 @@ from ..render import PressHeader
 from ..store.games import FORMING, MASTER, OBSERVER, PLAYER, Player
 from ..store.held import PostalPress, postal_waiting
 from . import lateness, orders
+from .gunboat import is_gunboat
 from .mails import Mail, addresses, context, everyone, role_of
 from .press_rules import (
     FAKE_ALWAYS,
@@ -44,7 +45,6 @@ from .press_rules import (
     PressSettingError,
     grey_allowed,
     grey_by_default,
-    is_gunboat,
     rules_of,
     white_allowed,
 )

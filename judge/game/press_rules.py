@@ -42,7 +42,7 @@ real readers come first and ``FAKE`` names what the readers are shown: ``PRESS F
 is a broadcast shown as sent to France, Russia and Germany, ``PRESS TO FRG FAKE`` (or
 ``PRESS FAKE BROADCAST TO FRG``) is press to those three shown as a broadcast.
 
-Gunboat games (:func:`is_gunboat`) never show a player's or an observer's address in press.
+Gunboat games (:func:`judge.game.gunboat.is_gunboat`) never show a player's or an observer's address in press.
 """
 
 from __future__ import annotations
@@ -101,11 +101,6 @@ def store_rules(game: Game, rules: PressRules) -> None:
         setattr(game, COLUMNS[f.name], getattr(rules, f.name))
 
 
-def is_gunboat(game: Game) -> bool:
-    """Whether the game is a gunboat game (players do not know who plays whom). The one place
-    press reads it: the ``Game.gunboat`` setting (``SET GUNBOAT``), false where the game has
-    no such column."""
-    return bool(getattr(game, "gunboat", False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,12 @@ is due. It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the write 
 already excludes others) and re-checks the clock under the lock, so two judge processes
 sharing one database process a phase (or send its late notice) once. The rules of when are
 in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
-the phase is recorded, missed orders are counted, waits and draw votes are cleared, the next
-phase and its deadline are stored, and the result mail is returned, all in the caller's
-transaction, followed by the mails of what was held for the phase's end (its postal press,
-the orders entered in advance for the next phase: :func:`judge.game.held.released`).
+the phase is recorded (with the options it was judged by), missed orders are counted, waits
+and draw votes are cleared, the next phase and its deadline are stored, and the result mail
+is returned (with the game's final mail after a victory, :func:`judge.game.ending.finish`),
+all in the caller's transaction, followed by the mails of what was held for the phase's end
+(its postal press, the orders entered in advance for the next phase:
+:func:`judge.game.held.released`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
 from ..render import game_over_text, results_mail
 from ..render.links import phase_url
-from ..store.games import ACTIVE, ELIMINATED, FINISHED, PLAYER, PhaseRecord, find_game, games_with_deadlines
-from . import held, lateness, notices
+from ..store.games import ACTIVE, ELIMINATED, PLAYER, PhaseRecord, find_game, games_with_deadlines
+from . import draws, ending, held, lateness, notices
 from .deadlines import zone
 from .mails import Mail, addresses, context, queue
 from .pictures import picture_file, wants_pictures
@@ -105,21 +107,19 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     result = adjudicate(board, position, view.orders())
     seq = game.seq
     record = PhaseRecord(game_id=game.id, seq=seq, phase=position.phase.code, position=position.to_json(board.map),
-                         orders=entries_to_json(entries), results="")
+                         orders=entries_to_json(entries), results="", options=dict(game.options or {}))
     view.session.add(record)
     view.set_position(result.next)
     game.seq = seq + 1
     for p in view.members():
         p.wait = False
-        p.draw_vote = False
+    draws.clear_votes(view)
     _eliminate(view)
     game_over = None
+    ended: list[Mail] = []
     if result.winners:
-        game.status = FINISHED
-        game.winners = list(result.winners)
-        game.ending = "victory"
-        lateness.stop_clock(game)
         game_over = game_over_text(board.map, result.winners)
+        ended = ending.finish(view, config, ending.VICTORY, list(result.winners), during=position.phase)
     else:
         lateness.start_clock(view, now, zone(config.timezone))
     view.session.flush()
@@ -138,7 +138,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
         mails.append(Mail.of(addresses(seeing), mail, "result", view, position.phase.code, files=files))
     if blind:
         mails.append(Mail.of(blind, mail, "result", view, position.phase.code, archive=not seeing))
-    return [*mails, *held.released(view, config, now, position.phase)]
+    return [*mails, *ended, *held.released(view, config, now, position.phase)]
 
 
 def _eliminate(view: GameView) -> None:

@@ -1,5 +1,11 @@
-"""A game's course by its master and players: pausing, resuming, terminating, ejecting and
-resigning (njudge ``data/master``)."""
+"""A game's course by its master and players: pausing, resuming, terminating, ejecting,
+resigning and promoting an observer to co-master (njudge ``data/master``).
+
+A player who resigns or is ejected keeps their row (the summary shows who played each
+power and when: ``until_phase`` is the phase in which they left). TERMINATE ends the game for good: everyone
+gets its final mail (:mod:`.ending`). PROMOTE makes an observer a master of the game beside
+the others; each master signs on with their own password (``SIGNON Mname password``).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,9 @@ import logging
 from datetime import datetime
 
 from ..config import Config
-from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, PAUSED, RESIGNED, TERMINATED, Player
-from . import lateness, notices
+from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, OBSERVER, PAUSED, RESIGNED, TERMINATED, Player
+from ..store.passwords import check_password
+from . import ending, lateness, notices
 from .deadlines import zone
 from .mails import Mail
 from .view import GameView
@@ -45,10 +52,8 @@ def terminate(view: GameView, config: Config) -> list[Mail]:
     game = view.game
     if game.status in (FINISHED, TERMINATED):
         raise StatusError(f"Game '{game.name}' is already over.")
-    game.status = TERMINATED
-    lateness.stop_clock(game)
     log.info("game %s terminated by its master", game.name)
-    return notices.state_changed(view, config, "terminated")
+    return ending.finish(view, config, ending.TERMINATION, [])
 
 
 def who(view: GameView, target: str) -> list[Player]:
@@ -77,6 +82,7 @@ def eject(view: GameView, config: Config, players: list[Player]) -> list[Mail]:
         mails.extend(notices.ejected(view, config, group))
     for p in players:
         p.status = EJECTED
+        p.until_phase = view.game.phase
         log.info("game %s: %s ejected%s", view.name, p.email, f" as {p.power}" if p.power else "")
     return mails
 
@@ -85,5 +91,28 @@ def resign(view: GameView, config: Config, me: Player) -> list[Mail]:
     powers = [me.power] if me.power else []
     mails = notices.resigned(view, config, me.email, powers)
     me.status = RESIGNED
+    me.until_phase = view.game.phase
     log.info("%s: %s resigned %s", view.name, me.email, powers)
     return mails
+
+
+def promote(view: GameView, address: str) -> Player:
+    """Make the observer signed on from ``address`` a master of the game (njudge PROMOTE);
+    raises :class:`StatusError`."""
+    address = address.strip().lower()
+    found = [p for p in view.game.players if p.active and p.email.lower() == address]
+    observer = next((p for p in found if p.role == OBSERVER), None)
+    if observer is None:
+        if any(p.role == MASTER for p in found):
+            raise StatusError(f"{address} is a master of game '{view.name}' already.")
+        raise StatusError(f"{address} is not an observer of game '{view.name}': they must OBSERVE {view.name} "
+                          "first, then you can PROMOTE them.")
+    observer.role = MASTER
+    log.info("game %s: observer %s promoted to master", view.name, address)
+    return observer
+
+
+def master_with(view: GameView, password: str) -> Player | None:
+    """The active master of the game whose password this is (a game may have several)."""
+    return next((p for p in view.game.players if p.role == MASTER and p.active
+                 and check_password(password, p.password_hash)), None)

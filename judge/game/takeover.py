@@ -116,7 +116,7 @@ def _announce(view: GameView, config: Config, me: Player, *, returned: bool, mov
     for master in (False, True):
         to = [p.email for p in others if (p.role == MASTER) == master]
         if to:
-            shown = returned or master
+            shown = master or (returned and not game.gunboat)
             mails.append(Mail.of(to, render.takeover_mail(ctx, me.power, me.email if shown else None,
                                                           returned=returned, **when), "notice", view))
     selected = render.selected_mail(ctx, me.power, None, view.position, game.deadline)

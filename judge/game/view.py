@@ -84,6 +84,15 @@ class GameView:
         self._entries.clear()
         self._errors_now.clear()
 
+    def clear_position(self) -> None:
+        """The game is forming again (UNSTART): no position, no phase, no orders."""
+        self.game.position = None
+        self.game.phase = None
+        self._position = None
+        self._orders = None
+        self._entries.clear()
+        self._errors_now.clear()
+
     def reload_board(self) -> None:
         """The options changed (before the start): make the board again."""
         self.board = board_for(self.game.map_name, self.game.options or {})

@@ -16,6 +16,7 @@ from .listing import (
     GameLine,
     HelpTopicError,
     Listing,
+    Member,
     PowerOrders,
     game_list_text,
     help_mail,
@@ -24,13 +25,13 @@ from .listing import (
     history_text,
     list_text,
     power_orders_text,
-    summary_text,
+    who_game_text,
 )
 from .notices import (
     PressHeader,
-    draw_mail,
     eject_mail,
     future_orders_mail,
+    game_end_mail,
     game_start_mail,
     game_state_mail,
     late_master_mail,
@@ -38,11 +39,14 @@ from .notices import (
     postal_press_mail,
     press_mail,
     press_sent_text,
+    promoted_mail,
     resign_mail,
     role_letter,
+    rolled_back_mail,
     selected_mail,
     settings_mail,
     takeover_mail,
+    unstarted_mail,
 )
 from .replies import (
     adjustments_text,
@@ -59,14 +63,17 @@ from .replies import (
     wrong_password_text,
 )
 from .results import game_over_text, results_mail
+from .summary import Summary, Tenure, summary_text
 
 __all__ = [
     "ALLOWED_NOTES", "CATALOGUE", "Context", "Entry", "GameContext", "GameLine", "HelpTopicError",
-    "JudgeContext", "Listing", "PowerOrders", "PressHeader", "Rendered", "adjustments_text",
-    "draw_mail", "eject_mail", "error_text", "format_deadline", "future_orders_mail", "game_list_text", "game_over_text",
-    "game_start_mail", "game_state_mail", "help_mail", "help_text", "help_topics", "history_text",
-    "joined_text", "late_master_mail", "late_player_mail", "list_text", "observe_text", "order_lines_text",
-    "orders_text", "postal_press_mail", "power_orders_text", "preference_text", "press_mail", "press_sent_text", "refusal_text",
-    "reply_mail", "resign_mail", "results_mail", "role_letter", "section", "selected_mail", "settings_mail",
-    "signon_text", "summary_text", "takeover_mail", "time_left", "wait_text", "wrong_password_text",
+    "adjustments_text", "eject_mail", "error_text", "format_deadline", "future_orders_mail", "game_end_mail",
+    "game_list_text", "game_over_text", "game_start_mail", "game_state_mail", "help_mail", "help_text",
+    "help_topics", "history_text", "joined_text", "JudgeContext", "late_master_mail", "late_player_mail",
+    "list_text", "Listing", "Member", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
+    "power_orders_text", "PowerOrders", "preference_text", "press_mail", "press_sent_text", "PressHeader",
+    "promoted_mail", "refusal_text", "Rendered", "reply_mail", "resign_mail", "results_mail", "role_letter",
+    "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
+    "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "who_game_text",
+    "wrong_password_text",
 ]

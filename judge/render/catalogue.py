@@ -7,8 +7,8 @@ the folders: ``all`` (everyone in a game), ``player`` (one player or the sender 
 ``master`` (a game's master). Forms:
 
 - ``mail``: a whole mail the judge sends; ``kind`` is its outbox kind (``result``,
-  ``start``, ``notice``, ``press``, ``partial``, ``late``, ``selected``, ``private``,
-  ``reply``);
+  ``start``, ``notice``, ``ending``, ``press``, ``partial``, ``late``, ``selected``,
+  ``private``, ``reply``);
 - ``section``: one part of a reply to an incoming mail (its text between blank lines);
 - ``part``: a piece other templates include;
 - ``picture`` and ``page``: the map pictures (SVG) and the web archive's pages (HTML),
@@ -55,7 +55,6 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/game_state", MAIL, "the game was paused, resumed or terminated", "notice"),
     Entry("all/deadline_changed", SECTION, "the current phase's deadline or grace moved (in the settings notice)"),
     Entry("all/settings_changed", MAIL, "every setting and deadline the master changed in one mail", "notice"),
-    Entry("all/draw_declared", MAIL, "the game ended in a draw", "notice"),
     Entry("all/takeover", MAIL, "an abandoned power was taken over, or its player returned", "notice"),
     Entry("all/reply", MAIL, "the reply to an incoming mail: header, sections, error count, original",
           "reply"),
@@ -89,7 +88,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/takeover", SECTION, "the sender took over an abandoned power"),
     Entry("player/list", SECTION, "LIST: every game on the judge"),
     Entry("player/game_list", SECTION, "LIST game: deadlines, parameters, players, position (Bug91-11)"),
-    Entry("player/summary", SECTION, "SUMMARY: players and supply centres by year"),
+    Entry("player/summary", SECTION, "SUMMARY: who played each power and when, supply centres by year"),
     Entry("player/history", SECTION, "HISTORY: archived mails for mapping tools"),
     Entry("player/history_note", SECTION, "HISTORY: what was left out, or that nothing matched"),
     Entry("player/history_part", SECTION, "HISTORY too long for one mail: which part this is"),
@@ -118,6 +117,18 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/future_none", SECTION, "orders entered in advance held only a wait"),
     Entry("player/reply_play", SECTION, "a mail to a reply address: signed on, or why not"),
     Entry("all/reply_play_set", SECTION, "reply to play turned on or off (also in the settings notice)"),
+    # -- game life part B: master tools, draws and concessions, the end of a game, information -----
+    Entry("all/game_end", MAIL, "the game is over (victory, draw, concession, termination), with its summary",
+          "ending"),
+    Entry("all/rolled_back", MAIL, "the master rolled the game back: withdrawn results, position, deadline",
+          "notice"),
+    Entry("all/unstarted", MAIL, "the master returned a started game to forming", "notice"),
+    Entry("master/promoted", MAIL, "an observer was promoted to master", "private"),
+    Entry("all/game_setting", SECTION, "a master's on/off setting (DIAS, gunboat, list...), also in the notice"),
+    Entry("master/done", SECTION, "what one of the master's tools did (PREDICT, ROLLBACK, BECOME...)"),
+    Entry("player/become_copy", SECTION, "heads a player's copy of a master's mail that used BECOME"),
+    Entry("player/whogame", SECTION, "WHOGAME: the masters, players (and observers) of a game"),
+    Entry("all/_summary", PART, "a game's summary: who played each power and when, centres by year"),
     # -- parts ------------------------------------------------------------------------------------
     Entry("all/_dislodged", PART, "the dislodged units and where they may retreat"),
     Entry("all/_ownership", PART, "supply centre ownership and the count table"),

@@ -47,6 +47,7 @@ def environment(folder: str | None = None) -> Environment:
         wrap_entry=formats.wrap_entry,
         notes=formats.notes_suffix,
         title_game=formats.title_game,
+        and_list=formats.and_list,
     )
     return env
 

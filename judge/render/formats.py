@@ -63,6 +63,14 @@ def label(name: str, width: int = 11, gap: int = 2) -> str:
     return text.ljust(max(width, len(text) + gap))
 
 
+def and_list(items: Iterable[str]) -> str:
+    """``Austria, England and France`` (one item alone; ``""`` for none)."""
+    names = list(items)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def title_game(game: str) -> str:
     """The game name as the ``:: Judge:`` header prints it: first letter upper case."""
     return game[:1].upper() + game[1:]

@@ -19,7 +19,8 @@ from .results import count_lines, dislodged_list, ownership
 
 @dataclass(frozen=True, slots=True)
 class GameLine:
-    """One game in the ``LIST`` of all games."""
+    """One game in the ``LIST`` of all games: with ``LIST FULL``, its ``people`` as
+    ``(role, address)``; ``openings`` are its abandoned powers, open for takeover."""
 
     name: str
     variant: str
@@ -27,6 +28,20 @@ class GameLine:
     status: str
     players: int
     needed: int = 0
+    people: Sequence[tuple[str, str]] = ()
+    openings: Sequence[str] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One member of a game for ``WHOGAME``: the role (a power, ``Master``, ``Observer``),
+    the address as the reader may see it, when they joined, and the deadlines a player
+    missed (None for others)."""
+
+    role: str
+    address: str
+    joined: datetime
+    missed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +77,15 @@ class PowerOrders:
     echo: Sequence[str]
 
 
-def list_text(games: Sequence[GameLine]) -> str:
-    """``LIST``: one line per game."""
-    return render("player/list.txt.j2", games=list(games))
+def list_text(games: Sequence[GameLine], *, full: bool = False) -> str:
+    """``LIST``: one line per game; ``LIST FULL``: each with its players."""
+    return render("player/list.txt.j2", games=list(games), full=full)
+
+
+def who_game_text(ctx: GameContext, members: Sequence[Member], *, full: bool = False) -> str:
+    """``WHOGAME``: the game's masters and players (and observers with FULL)."""
+    return render("player/whogame", game=ctx.game, full=full,
+                  members=[(m.role, m.address, ctx.when(m.joined), m.missed) for m in members])
 
 
 def game_list_text(ctx: GameContext, listing: Listing) -> str:
@@ -107,38 +128,28 @@ def power_orders_text(ctx: GameContext, phase: Phase, powers: Sequence[PowerOrde
                   required={"M": "Move", "R": "Retreat"}.get(phase.kind, "Adjustment")).rstrip("\n")
 
 
-def summary_text(
-    ctx: GameContext, rows: Sequence[tuple[Phase, Mapping[str, int]]], players: Sequence[tuple[str, str]] = ()
-) -> str:
-    """``SUMMARY``: the players, then per phase (usually each Winter) the centre counts."""
-    powers = [p.name for p in ctx.m.powers]
-    short = [p[:3] for p in powers]
-    if len(set(short)) < len(short):
-        short = [p.letter for p in ctx.m.powers]
-    return render(
-        "player/summary.txt.j2",
-        game=ctx.game,
-        variant=ctx.variant,
-        players=list(players),
-        powers=powers,
-        short=short,
-        rows=[(phase.code, [counts.get(p, 0) for p in powers]) for phase, counts in rows],
-    )
-
-
 _DATE_LINE = re.compile(r"^Date:", re.MULTILINE)
 
 
-def history_text(ctx: GameContext, archived: Sequence[tuple[datetime | str, str, str]]) -> str:
+def history_text(ctx: GameContext,
+                 archived: Sequence[tuple[datetime | str, str, str] | tuple[datetime | str, str, str, datetime | None]]
+                 ) -> str:
     """``HISTORY``: each archived mail as a ``Date:`` line, at once the ``Subject:`` line,
     a blank line and the body (mapper-compat item 2). A body line starting with ``Date:``
     (press quoting a mail) gets a ``>`` in front, as mbox quotes ``From``: a mapper would
-    read it, with a ``Subject: ... Results`` line after it, as another archived result."""
+    read it, with a ``Subject: ... Results`` line after it, as another archived result. A
+    mail withdrawn by a rollback (a fourth item: when) says so in its subject and has every
+    line quoted, so that no mapper takes it for a result."""
     entries = []
-    for date, subject, body in archived:
+    for item in archived:
+        date, subject, body = item[0], item[1], item[2]
+        withdrawn = item[3] if len(item) > 3 else None
         when = format_datetime(date.astimezone(ctx.tz)) if isinstance(date, datetime) else date
         body = _DATE_LINE.sub(">Date:", body.strip("\n"))
-        entries.append((when, subject, body))
+        if withdrawn is not None:
+            subject = subject.removesuffix(" Results") + " (withdrawn)"
+            body = "\n".join(f"> {line}".rstrip() for line in body.splitlines())
+        entries.append((when, subject, body, ctx.when(withdrawn) if withdrawn is not None else None))
     return render("player/history.txt.j2", game=ctx.game, entries=entries)
 
 
@@ -154,6 +165,9 @@ class HelpTopicError(LookupError):
 
 
 _TOPIC = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+#: Names njudge gives files that this judge keeps in another one (njudge ``data/index``
+#: sends a Colonial player to 'info.colonial').
+ALIASES = {"info.colonial": "variants", "info.oceania": "variants", "help": "index", "set": "index"}
 
 
 def help_topics() -> list[str]:
@@ -164,6 +178,7 @@ def help_topics() -> list[str]:
 def help_text(topic: str | None = None) -> str:
     """The help file ``topic`` (``HELP`` alone: ``index``). Raises :class:`HelpTopicError`."""
     name = (topic or "index").strip().lower()
+    name = ALIASES.get(name, name)
     path = templates_dir() / "help" / f"{name}.txt"
     if not _TOPIC.match(name) or not path.is_file():
         raise HelpTopicError(name)

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..engine.map import UNIT_NAMES
-from ..engine.phase import Phase
+from ..engine.phase import KIND_NAMES, Phase
 from ..engine.position import Position
 from .context import GameContext, Rendered
 from .environment import render
-from .results import unit_sort_key
+from .results import dislodged_list, unit_sort_key
+from .summary import Summary, summary_values
 
 #: Signon letters of the roles that are not powers.
 ROLE_LETTERS = {"master": "M", "observer": "O"}
@@ -47,10 +48,12 @@ def game_start_mail(
     players: Sequence[tuple[str, str]],
     *,
     recipient: str | None = None,
+    vacant: Sequence[str] = (),
 ) -> Rendered:
     """The game has its players and starts (njudge Bug91-06). ``players`` are
     ``(role, address)`` with role a power, ``Master`` or ``Observer``; ``recipient`` is the
-    reader's role, which adds ``You have been selected as <role> in game 'g' of Diplomacy.``"""
+    reader's role, which adds ``You have been selected as <role> in game 'g' of Diplomacy.``;
+    ``vacant`` are the powers a FORCE BEGIN left without a player."""
     body = render(
         "all/game_start.txt.j2",
         header=ctx.header_for(position.phase, deadline),
@@ -60,6 +63,8 @@ def game_start_mail(
         season=ctx.calendar.season_name(position.phase),
         groups=position_groups(ctx, position),
         deadline=ctx.when(deadline) if deadline else None,
+        vacant=list(vacant),
+        letters={p.name: p.letter for p in ctx.m.powers},
     )
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {position.phase.code} Game Starting", body)
 
@@ -204,12 +209,48 @@ def settings_mail(ctx: GameContext, changes: Sequence[str], deadlines: Sequence[
     return Rendered(f"{ctx.subject_prefix} {'Settings' if changes else 'Deadline'} Changed", body)
 
 
-def draw_mail(ctx: GameContext, powers: Sequence[str]) -> Rendered:
-    """To everyone: the game ended in a draw of ``powers`` (every survivor voted for it)."""
+#: How a game ends (``Game.ending``), and the subject of its final mail.
+ENDINGS = {"victory": "Game Over", "draw": "Draw Declared", "concession": "Concession",
+           "terminated": "Game Terminated"}
+
+
+def game_end_mail(ctx: GameContext, how: str, powers: Sequence[str], summary: Summary, during: Phase, *,
+                  dias: bool = True) -> Rendered:
+    """To everyone: the game is over (``how`` is ``victory``, ``draw``, ``concession`` or
+    ``terminated``; ``powers`` won or drew) ``during`` that phase, and its summary. The
+    subject names that phase (``PYJD:game - F1907M Game Over``)."""
+    if how not in ENDINGS:
+        raise ValueError(f"how must be one of {tuple(ENDINGS)}, not {how!r}")
+    body = render("all/game_end", header=ctx.header_for(None, None), how=how, winners=list(powers), dias=dias,
+                  title=ctx.calendar.long_name(during), **summary_values(ctx, summary))
+    return Rendered(f"{ctx.judge_code}:{ctx.game} - {during.code} {ENDINGS[how]}", body)
+
+
+def rolled_back_mail(ctx: GameContext, seq: int, withdrawn: Sequence[str], position: Position, *,
+                     resumed: bool, restored: Sequence[str]) -> Rendered:
+    """To everyone: the master rolled the game back to before turn ``seq``; the results of
+    the ``withdrawn`` phases no longer count (``resumed``: the game had ended and goes on);
+    the orders of the ``restored`` powers stand again; the position and the new deadline."""
     assert ctx.phase is not None
-    body = render("all/draw_declared", header=ctx.header, powers=list(powers),
-                  title=ctx.calendar.phase_title(ctx.phase))
-    return Rendered(f"{ctx.subject_prefix} Draw Declared", body)
+    body = render("all/rolled_back", header=ctx.header, game=ctx.game, seq=seq, withdrawn=list(withdrawn),
+                  resumed=resumed, restored=list(restored), kind_name=KIND_NAMES[ctx.phase.kind],
+                  season=ctx.calendar.season_name(ctx.phase),
+                  groups=position_groups(ctx, position), dislodged=dislodged_list(ctx.m, position.dislodged.values()),
+                  deadline=ctx.when(ctx.deadline) if ctx.deadline else None)
+    return Rendered(f"{ctx.subject_prefix} Rollback", body)
+
+
+def unstarted_mail(ctx: GameContext, players: int, powers: int) -> Rendered:
+    """To everyone: the master returned the game to forming (UNSTART); ``players`` of the
+    ``powers`` places are taken."""
+    body = render("all/unstarted", header=ctx.header, game=ctx.game, players=players, powers=powers)
+    return Rendered(f"{ctx.subject_prefix} Game Unstarted", body)
+
+
+def promoted_mail(ctx: GameContext, address: str, by: str) -> Rendered:
+    """To the masters and the one promoted: an observer became a master of the game."""
+    body = render("master/promoted", header=ctx.header, game=ctx.game, address=address, by=by)
+    return Rendered(f"{ctx.subject_prefix} Master Promoted", body)
 
 
 def takeover_mail(ctx: GameContext, power: str, address: str | None, *, returned: bool,

@@ -97,11 +97,12 @@ def adjustments_text(power: str, allowed: int, kept: Sequence[str], dropped: Seq
 
 
 def refusal_text(reason: str, action: str, line: str | None, *, game: str = "", status: str = "",
-                 allowed: Sequence[str] = ()) -> str:
+                 allowed: Sequence[str] = (), power: str = "") -> str:
     """A command the table refuses; ``action`` is the command's phrase (``use SET WAIT``,
-    ``give orders``); see ``templates/player/refused.txt.j2`` for the reasons."""
+    ``give orders``); ``power`` the one a master's BECOME acts as; see
+    ``templates/player/refused.txt.j2`` for the reasons."""
     return render("player/refused", reason=reason, action=action, line=line, game=game,
-                  status=status, allowed=list(allowed)).rstrip("\n")
+                  status=status, allowed=list(allowed), power=power).rstrip("\n")
 
 
 # -- short sections ------------------------------------------------------------------

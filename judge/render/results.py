@@ -185,10 +185,10 @@ def closes_year(ctx: GameContext, adjudication: Adjudication) -> bool:
     return adjudication.next.phase.kind != RETREAT
 
 
-def game_over_text(m: Map, winners: Sequence[str]) -> str:
+def game_over_text(m: Map, winners: Sequence[str], *, predicted: bool = False) -> str:
     """The closing line for a finished game: a solo victory, or a draw among ``winners``
-    (empty: the game simply ended)."""
-    return render("all/game_over.txt.j2", winners=list(winners)).rstrip("\n")
+    (empty: the game simply ended); ``predicted``: the line of a PREDICT mail."""
+    return render("all/game_over.txt.j2", winners=list(winners), predicted=predicted).rstrip("\n")
 
 
 def results_mail(
@@ -199,13 +199,16 @@ def results_mail(
     *,
     game_over: str | None = None,
     link: str = "",
+    prediction: bool = False,
 ) -> Rendered:
     """The result mail of one adjudicated phase, to everyone in the game.
 
     ``seq`` is the number of the phase just adjudicated (``game.001``); ``next_deadline`` the
     next phase's deadline (None: no ``:: Deadline:`` line); ``game_over`` ends the mail with
     ``The game is over.`` and that text instead of the next phase; ``link`` (the phase's page
-    in the web archive, when there is one) is the last line.
+    in the web archive, when there is one) is the last line. A ``prediction`` (the master's
+    PREDICT) says so at its head and foot, and its subject is ``... Prediction`` (not
+    ``Results``, so that no mapping tool takes it for a phase played).
     """
     m = ctx.m
     done = adjudication.phase
@@ -236,5 +239,7 @@ def results_mail(
         deadline=ctx.when(next_deadline) if next_deadline else None,
         game_over=game_over,
         link=link,
+        prediction=prediction,
     )
-    return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.phase.code} Results", body)
+    what = "Prediction" if prediction else "Results"
+    return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.phase.code} {what}", body)

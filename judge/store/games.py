@@ -29,6 +29,22 @@ phases, from late players, and during grace; ``blank_press`` allows empty press;
 ``all_press`` sends the master a copy of press to some powers. ``reply_play`` puts a
 per-player ``Reply-To`` on the game's mail (``judge.game.tokens``).
 
+The master's settings (njudge ``data/master``, ``data/draws``): ``dias`` (draws include all
+survivors; off: NoDIAS, a draw among the powers every survivor's list allows), ``concessions``
+(``SET CONCEDE`` allowed in a DIAS game), ``gunboat`` (players' addresses are never shown to
+each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
+``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
+``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had). ``Player.draw_powers`` is
+a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
+player concedes to in the current phase, ``Player.since_phase`` the phase in which a player
+began to play their power and ``Player.until_phase`` the one in which they stopped (resigned,
+ejected).
+
+A ``PhaseRecord`` with ``withdrawn`` > 0 was undone by the game's ``withdrawn``-th rollback:
+it stays, for the archive, but no longer counts; ``options`` are the game options the phase
+was judged by. An archived result mail of such a phase has ``withdrawn_at`` set
+(:mod:`judge.store.mail`).
+
 A power's orders for a phase are an :class:`OrderSet`: its accepted orders as the engine's
 values (``judge.store.codec``), each with the line the player wrote, and how many errors the
 last mail that gave orders for it had (njudge: "an error free set of orders will be
@@ -94,6 +110,12 @@ class Game(Base):
     winners: Mapped[list[str]] = mapped_column(JSON, default=list)
     ending: Mapped[str | None] = mapped_column(String(16), default=None)
     pictures: Mapped[bool] = mapped_column(Boolean, default=True)
+    dias: Mapped[bool] = mapped_column(Boolean, default=True)
+    concessions: Mapped[bool] = mapped_column(Boolean, default=True)
+    gunboat: Mapped[bool] = mapped_column(Boolean, default=False)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
+    rollbacks: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -138,7 +160,11 @@ class Player(Base):
     nmr_count: Mapped[int] = mapped_column(Integer, default=0)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     pictures: Mapped[bool] = mapped_column(Boolean, default=True)
+    draw_powers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    concede_to: Mapped[str | None] = mapped_column(String(32), default=None)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    since_phase: Mapped[str | None] = mapped_column(String(16), default=None)
+    until_phase: Mapped[str | None] = mapped_column(String(16), default=None)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -170,10 +196,11 @@ class OrderSet(Base):
 
 class PhaseRecord(Base):
     """One processed phase: the position before it, the orders given (per power, entries as
-    in :class:`OrderSet`) and the result mail's text."""
+    in :class:`OrderSet`), the options it was judged by and the result mail's text;
+    ``withdrawn`` is 0, or the number of the rollback that undid it."""
 
     __tablename__ = "phase_record"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_phase_record_game_seq"),)
+    __table_args__ = (UniqueConstraint("game_id", "seq", "withdrawn", name="uq_phase_record_game_seq_withdrawn"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
@@ -182,6 +209,8 @@ class PhaseRecord(Base):
     position: Mapped[dict[str, Any]] = mapped_column(JSON)
     orders: Mapped[dict[str, list[dict[str, Any]]]] = mapped_column(JSON, default=dict)
     results: Mapped[str] = mapped_column(Text, default="")
+    options: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    withdrawn: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -225,8 +254,14 @@ def order_sets(session: Session, game: Game, phase: str) -> dict[str, OrderSet]:
     return {o.power: o for o in session.scalars(stmt)}
 
 
-def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
-    stmt = select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.seq)
+def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> list[PhaseRecord]:
+    """The game's processed phases that still count, in order; with ``withdrawn``, only
+    those undone by rollbacks (oldest rollback first)."""
+    stmt = select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+    if withdrawn:
+        stmt = stmt.where(PhaseRecord.withdrawn > 0).order_by(PhaseRecord.withdrawn, PhaseRecord.seq)
+    else:
+        stmt = stmt.where(PhaseRecord.withdrawn == 0).order_by(PhaseRecord.seq)
     return list(session.scalars(stmt))
 
 

@@ -16,7 +16,9 @@ Contract::
   ``"result"``, ``"notice"``, ``"press"``, ...). The outbox is the archive: rows are never
   deleted, and those sent for a game carry its name in ``game``. One mail sent to many
   recipients is one row per recipient; the first row of a mail queued with ``archive=True``
-  is its archive copy (``archived``), which :func:`archive_for` returns.
+  is its archive copy (``archived``), which :func:`archive_for` returns. A mail the game
+  took back (the results of a phase a ``ROLLBACK`` undid) keeps its rows, with
+  ``withdrawn_at`` set by :func:`withdraw_mails`: the archive shows it as withdrawn.
 - ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
   caller's transaction together with the state change that caused it.
 - ``Attachment``: a file attached to outgoing mail (a result mail's map picture), stored once
@@ -37,7 +39,19 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text, select
+from sqlalchemy import (
+    JSON,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from .base import Base, utcnow
@@ -126,6 +140,7 @@ class OutboxMessage(Base):
     claimed_by: Mapped[str | None] = mapped_column(String(64), index=True)
     archived: Mapped[bool] = mapped_column(default=False)
     files: Mapped[list[Attachment]] = relationship(secondary=outbox_file, lazy="selectin")
+    withdrawn_at: Mapped[datetime | None]
 
     def __repr__(self) -> str:
         return f"<OutboxMessage {self.id} {self.kind} to {self.to_addr} {self.status}>"
@@ -230,3 +245,15 @@ def archive_for(session: Session, game: str, kind: str | None = None) -> list[Ou
     if kind is not None:
         query = query.where(OutboxMessage.kind == kind)
     return list(session.scalars(query.order_by(OutboxMessage.id)))
+
+
+def withdraw_mails(session: Session, game: str, kinds: Iterable[str], phases: Iterable[str] | None,
+                   when: datetime) -> int:
+    """Mark every row of ``game``'s mails of ``kinds`` (for ``phases``, or any phase) that
+    is not withdrawn yet as withdrawn at ``when``; how many rows."""
+    stmt = update(OutboxMessage).where(OutboxMessage.game == game, OutboxMessage.kind.in_(list(kinds)),
+                                       OutboxMessage.withdrawn_at.is_(None))
+    if phases is not None:
+        stmt = stmt.where(OutboxMessage.phase.in_(list(phases)))
+    done = session.execute(stmt.values(withdrawn_at=when))
+    return int(getattr(done, "rowcount", 0) or 0)

@@ -30,22 +30,23 @@ PNG_CACHE_SIZE = 64
 
 
 class PictureCache:
-    """The last pictures drawn, by (game, phase, processed): a phase's picture never changes
-    once processed, and drawing a PNG takes a good part of a second."""
+    """The last pictures drawn, by (game, phase, processed, rollbacks): a phase's picture
+    never changes once processed (unless a rollback has it played again), and drawing a PNG
+    takes a good part of a second."""
 
     def __init__(self, size: int = PNG_CACHE_SIZE) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, str, str, bool], bytes] = OrderedDict()
+        self._items: OrderedDict[tuple[str, str, str, bool, int], bytes] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, key: tuple[str, str, str, bool]) -> bytes | None:
+    def get(self, key: tuple[str, str, str, bool, int]) -> bytes | None:
         with self._lock:
             value = self._items.get(key)
             if value is not None:
                 self._items.move_to_end(key)
             return value
 
-    def put(self, key: tuple[str, str, str, bool], value: bytes) -> None:
+    def put(self, key: tuple[str, str, str, bool, int], value: bytes) -> None:
         with self._lock:
             self._items[key] = value
             while len(self._items) > self.size:
@@ -77,7 +78,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
                 return _not_found(f"game {name}")
             powers, summary = archive.centre_summary(session, game)
             return _page("game", game=_game_line(session, game), phases=archive.phases(session, game),
-                         powers=powers, summary=summary)
+                         powers=powers, summary=summary, withdrawn=archive.withdrawn_results(session, game))
 
     async def phase_page(request: Request) -> Response:
         name, code = request.path_params["game"], request.path_params["phase"].upper()
@@ -105,7 +106,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
             detail = archive.phase_detail(session, game, code) if game is not None else None
             if game is None or detail is None:
                 return _not_found(f"picture of phase {code} of game {name}")
-            key = (game.name, code, ext, detail.adjudication is not None)
+            key = (game.name, code, ext, detail.adjudication is not None, game.rollbacks)
             cached = pictures.get(key) if detail.adjudication is not None else None
             if cached is None:
                 drawn = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,

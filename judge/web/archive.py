@@ -8,7 +8,12 @@ the pages print powers, and any address inside a press text is hidden (gunboat g
 who plays whom, and no page needs an address). The current position is public once the
 game has started (the start mail or the last result mail told everyone).
 
-The board a game plays on is built in :func:`game_board`, the one place that knows how.
+The board a game plays on is built in :func:`game_board`, the one place that knows how; a
+processed phase is drawn on the board of the options it was judged by.
+
+A game set NOLIST is left out of the list of games (its pages still answer). The results of
+phases a ROLLBACK undid are not phases any more: the game's page lists them apart, as
+withdrawn (:func:`withdrawn_results`), and a phase played again shows its new results.
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ from ..store.mail import OutboxMessage
 ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
-def game_board(game: Game) -> Board:
-    """The board ``game`` plays on (its map with its options' edits, and its rules)."""
-    return load_board(game.map_name, Options(game.options or {}))
+def game_board(game: Game, record: PhaseRecord | None = None) -> Board:
+    """The board ``game`` plays on (its map with its options' edits, and its rules), or
+    the one ``record``'s phase was judged on."""
+    options = record.options if record is not None and record.options is not None else game.options
+    return load_board(game.map_name, Options(options or {}))
 
 
 def calendar_of(board: Board) -> Calendar:
@@ -63,8 +70,20 @@ class PhaseDetail:
     press: list[tuple[datetime, str]]
 
 
+@dataclass(frozen=True)
+class Withdrawn:
+    """The results of a phase a rollback undid, as they were mailed."""
+
+    phase: str
+    title: str
+    mailed: datetime
+    withdrawn: datetime
+    results: str
+
+
 def public_games(session: Session) -> list[Game]:
-    return all_games(session)
+    """The games the archive lists: all but those set NOLIST."""
+    return [g for g in all_games(session) if g.listed]
 
 
 def find_public_game(session: Session, name: str) -> Game | None:
@@ -73,8 +92,20 @@ def find_public_game(session: Session, name: str) -> Game | None:
 
 def _sent_results(session: Session, game: Game) -> set[str]:
     stmt = select(OutboxMessage.phase).where(
-        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent")
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent",
+        OutboxMessage.withdrawn_at.is_(None))
     return {p for p in session.scalars(stmt) if p}
+
+
+def withdrawn_results(session: Session, game: Game) -> list[Withdrawn]:
+    """The mailed results that a rollback withdrew, oldest first."""
+    stmt = select(OutboxMessage).where(
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.archived.is_(True),
+        OutboxMessage.status == "sent", OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
+    cal = calendar_of(game_board(game))
+    return [Withdrawn(row.phase or "", cal.long_name(Phase.parse(row.phase)) if row.phase else "", row.created_at,
+                      row.withdrawn_at, row.body)
+            for row in session.scalars(stmt) if row.withdrawn_at is not None]
 
 
 def public_records(session: Session, game: Game, *, public: bool = True) -> list[PhaseRecord]:
@@ -124,6 +155,7 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
     cal = calendar_of(board)
     for record in reversed(public_records(session, game, public=public)):
         if record.phase == code:
+            board = game_board(game, record)
             position = Position.from_json(board.map, record.position)
             orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
             result = adjudicate(board, position, orders)

@@ -10,7 +10,7 @@
 - ``future_orders``: a player's orders for a later phase (``PHASE season year kind``).
 
 Revision ID: 0008_press_orders
-Revises: 0005_orders_clocks
+Revises: 0007_master
 Create Date: 2026-12-10
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_press_orders"
-down_revision = "0005_orders_clocks"
+down_revision = "0007_master"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,70 @@
+"""The end of a game: a solo victory at the map's count, a draw, a concession, or the
+master's TERMINATE (njudge ``data/draws``, ``data/master``).
+
+:func:`finish` records how the game ended (``Game.status`` finished, or terminated;
+``winners``; ``ending``), stops its clock and returns its final mail: to everyone, how it
+ended and its summary (:mod:`.summary`: supply centres by year, who played each power and
+when, the deadlines each player missed). The final mail is kind ``ending``, public and kept
+in the archive (HISTORY shows it, also in its EXCLSTART form, as njudge keeps its draw
+notices). In a gunboat game the players' and observers' copy hides the addresses (that copy
+is the archive's) and the masters get theirs with the addresses.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from .. import render
+from ..config import Config
+from ..engine import Phase
+from ..store.games import FINISHED, TERMINATED
+from .gunboat import to_everyone
+from .lateness import stop_clock
+from .mails import Mail, context
+from .summary import summary
+from .view import GameView
+
+log = logging.getLogger(__name__)
+
+#: How a game ended (``Game.ending``).
+VICTORY, DRAW, CONCESSION, TERMINATION = "victory", "draw", "concession", "terminated"
+ENDING_KIND = "ending"
+
+
+def ending_text(view: GameView) -> str | None:
+    """How a finished or terminated game ended, in a sentence; None while it goes on."""
+    game = view.game
+    if game.status == TERMINATED:
+        return render.section("all/ending", how=TERMINATION, game=game.name, powers=[])
+    if game.status != FINISHED:
+        return None
+    how = game.ending or (VICTORY if len(game.winners) == 1 else DRAW)
+    return render.section("all/ending", how=how, game=game.name, powers=list(game.winners))
+
+
+def finish(view: GameView, config: Config, how: str, winners: Sequence[str], *,
+           during: Phase | None = None) -> list[Mail]:
+    """End the game (``how``: :data:`VICTORY`, :data:`DRAW`, :data:`CONCESSION` or
+    :data:`TERMINATION`) with ``winners``, ``during`` a phase (default: the current one; a
+    victory's is the phase just processed); its final mails."""
+    game = view.game
+    game.status = TERMINATED if how == TERMINATION else FINISHED
+    game.winners = list(winners)
+    game.ending = how
+    stop_clock(game)
+    view.session.flush()
+    log.info("game %s over: %s%s", game.name, how, f" ({', '.join(winners)})" if winners else "")
+    return final_mails(view, config, how, winners, during or view.phase)
+
+
+def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str], during: Phase) -> list[Mail]:
+    """The final mail to everyone (see the module docstring)."""
+    ctx = context(config, view)
+    session, game = view.session, view.game
+
+    def mail(reveal: bool) -> render.Rendered:
+        return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal, through=during),
+                                    during, dias=game.dias)
+
+    return to_everyone(view, mail, ENDING_KIND)

@@ -1,0 +1,119 @@
+"""ROLLBACK (njudge ``data/master``): the game returns to its state just before a processed
+turn, and plays on from there.
+
+``ROLLBACK`` alone goes back one turn (before the last one processed); ``ROLLBACK 3`` goes
+back to before turn 3 (turn numbers are the ``game.003`` of the reports: ``ROLLBACK 1`` is
+the very start, before Spring 1901 was processed); ``ROLLBACK F1901M`` (or ``fall 1901
+movement``) names the turn by its phase.
+
+- The position is the one stored with that turn (:class:`~judge.store.games.PhaseRecord`),
+  and the orders stored then for it are restored as they were (njudge: "Any pending orders
+  that existed will also be reprocessed"); orders given for the later turns and for the
+  current one are dropped, as they were for positions that no longer stand. The options in
+  force now stay (a master who corrected an option replays the turn by it).
+- The records of that turn and of every later one are withdrawn (``withdrawn`` is the
+  rollback's number): they no longer count, but stay for the archive, and their result mails
+  are marked withdrawn there (HISTORY and the web archive show them as withdrawn). A game
+  that had ended goes on: its end (final mail) is withdrawn too.
+- Draw votes and waits are cleared, a power alive again gets its eliminated player back,
+  deadlines restart from now, and everyone is told. Missed deadlines stay counted: they
+  were missed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete
+
+from .. import render
+from ..config import Config
+from ..engine import Phase, PhaseError, Position
+from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
+from ..store.mail import withdraw_mails
+from . import draws, lateness
+from .deadlines import zone
+from .ending import ENDING_KIND
+from .mails import Mail, context, everyone
+from .takeover import alive_powers
+from .view import GameView, entries_from_json
+
+log = logging.getLogger(__name__)
+
+
+class RollbackError(ValueError):
+    """A rollback that cannot be done; the message is for the master."""
+
+
+@dataclass(frozen=True, slots=True)
+class RolledBack:
+    """What a rollback did: the turn gone back to, the phases withdrawn, and the mails."""
+
+    record: PhaseRecord
+    withdrawn: list[str]
+    resumed: bool
+    mails: list[Mail]
+
+
+def target(view: GameView, text: str) -> PhaseRecord:
+    """The processed turn ``text`` names (empty: the last one); raises :class:`RollbackError`."""
+    records = phase_records(view.session, view.game)
+    if not records:
+        raise RollbackError(f"No turn of game '{view.name}' has been processed yet; UNSTART returns a game that "
+                            "has started to forming.")
+    text = text.strip()
+    if not text:
+        return records[-1]
+    if text.isdigit():
+        found = next((r for r in records if r.seq == int(text)), None)
+    else:
+        try:
+            code = Phase.parse(text).code
+        except PhaseError:
+            raise RollbackError(f"Cannot read {text!r}: write ROLLBACK, ROLLBACK turn_number or ROLLBACK S1902M."
+                                ) from None
+        found = next((r for r in records if r.phase == code), None)
+    if found is None:
+        first, last = records[0], records[-1]
+        raise RollbackError(f"Game '{view.name}' has no processed turn {text}: its turns are "
+                            f"{first.seq} ({first.phase}) to {last.seq} ({last.phase}).")
+    return found
+
+
+def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime) -> RolledBack:
+    """Take the game back to before ``record`` (see the module docstring)."""
+    game, session = view.game, view.session
+    later = [r for r in phase_records(session, game) if r.seq >= record.seq]
+    game.rollbacks += 1
+    for r in later:
+        r.withdrawn = game.rollbacks
+    phases = [r.phase for r in later]
+    withdraw_mails(session, game.name, ["result"], phases, now)
+    resumed = game.status == FINISHED
+    if resumed:
+        withdraw_mails(session, game.name, [ENDING_KIND], None, now)
+        game.status, game.winners, game.ending = ACTIVE, [], None
+    session.execute(delete(OrderSet).where(OrderSet.game_id == game.id,
+                                           OrderSet.phase.in_([*phases, game.phase or ""])))
+    session.flush()
+    view.set_position(Position.from_json(view.map, record.position))
+    game.seq = record.seq
+    for power, entries in entries_from_json(record.orders or {}).items():
+        view.store_orders(power, entries, 0)
+    alive = set(alive_powers(view))
+    for p in view.members():
+        p.wait = False
+        if p.status == ELIMINATED and p.power in alive:
+            p.status = "active"
+    draws.clear_votes(view)
+    game.deadline = None
+    lateness.start_clock(view, now, zone(config.timezone))
+    session.flush()
+    log.info("game %s rolled back to before %s (#%d); withdrawn: %s", game.name, record.phase, record.seq,
+             ", ".join(phases))
+    ctx = context(config, view)
+    mail = render.rolled_back_mail(ctx, record.seq, phases, view.position, resumed=resumed,
+                                   restored=sorted(record.orders or {}, key=view.power_rank))
+    return RolledBack(record, phases, resumed, [Mail.of(everyone(view), mail, "notice", view)])
