@@ -6,7 +6,6 @@ from __future__ import annotations
 from .. import render
 from ..game import history, listing
 from ..game.deadlines import DeadlineError, zone
-from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import MASTER
 from .outcome import Call, Outcome, said
@@ -39,7 +38,7 @@ def list_games(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     master = call.identity is not None and call.identity.view is found and call.me.role == MASTER
-    text = render.game_list_text(context(call.config, found), listing.listing(found, for_master=master))
+    text = render.game_list_text(call.context(found), listing.listing(found, for_master=master))
     return Outcome(reply=(text,), about=_about(call, found))
 
 
@@ -48,7 +47,7 @@ def summary(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     rows, players = listing.summary(call.session, found)
-    return Outcome(reply=(render.summary_text(context(call.config, found), rows, players),), about=_about(call, found))
+    return Outcome(reply=(render.summary_text(call.context(found), rows, players),), about=_about(call, found))
 
 
 def history_of(call: Call) -> Outcome:
@@ -62,7 +61,7 @@ def history_of(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     mails, left_out = history.fit(history.archived(call.session, found.name, req), req.lines)
-    ctx = context(call.config, found)
+    ctx = call.context(found)
     sections = [render.history_text(ctx, mails)] if mails else []
     if left_out or not mails:
         sections.append(render.section("player/history_note", game=found.name, shown=bool(mails),

@@ -12,6 +12,12 @@ original message with the password masked (njudge, Bug91-10).
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
 whole mail go to everyone in one notice. Exactly one reply goes back to the sender.
+
+The sender is the mail's reply address, as njudge reads it: the last ``Reply-To`` address,
+else the ``From`` address (bare addresses, never one inside a display name). A sign-on from
+an address other than the member's own (njudge: "If the SIGN ON command does not come from
+the player of record") sends a copy of the reply to the member's address too. The reply's
+dates are in the sender's zone.
 """
 
 from __future__ import annotations
@@ -86,7 +92,7 @@ class _Reply:
 
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
     """Apply the mail's commands and queue the one reply (see the module docstring)."""
-    sender = mail.sender.strip().lower()
+    sender = reply_address(mail)
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
@@ -119,9 +125,18 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                           errors=1))
     queue(session, reply.mails)
     about = view or reply.about
-    ctx = context(config, about) if about is not None else judge_context(config)
+    reader = identity.me if identity is not None else None
+    ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
     rendered = render.reply_mail(ctx, "", reply.sections, reply.errors)
-    queue(session, [Mail.of(mail.sender, rendered, "reply", about)], in_reply_to=mail.message_id)
+    to = [sender] + ([reader.email] if reader is not None and reader.email != sender else [])
+    queue(session, [Mail.of(to, rendered, "reply", about)], in_reply_to=mail.message_id)
+
+
+def reply_address(mail: IncomingMail) -> str:
+    """Where the judge answers, and who the sender is: the last ``Reply-To`` address, else
+    the ``From`` address (njudge: "the judge only pays attention to the last Reply-To: line
+    that it finds in the mail, or if there isn't a Reply-To, then to the last From:")."""
+    return (mail.reply_to[-1] if mail.reply_to else mail.sender).strip().lower()
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
@@ -163,4 +178,4 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
 def _wrong_password(session: Session, config: Config, mail: IncomingMail, failure: str | None) -> None:
     sections = [render.wrong_password_text(), *([failure] if failure else [])]
     rendered = render.reply_mail(judge_context(config), "", sections, 1, original=masked(mail.text))
-    queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)

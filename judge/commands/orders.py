@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from .. import render
 from ..game import orders as game_orders
-from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import MASTER
 from .outcome import Call, Outcome
@@ -52,9 +51,10 @@ def power_set_text(call: Call, power: str) -> str:
     entries = view.entries(power)
     need = game_orders.required(board, position).get(power, 0)
     game = view.game
-    return render.orders_text(context(call.config, view), power, game_orders.echo(board, position, power, entries),
+    return render.orders_text(call.context(view), power, game_orders.echo(board, position, power, entries),
                               game_orders.is_complete(board, position, power, entries), call.now,
-                              needed=need > 0, errors=view.errors(power), grace=game.grace_end)
+                              needed=need > 0, errors=view.errors(power), grace=game.grace_end,
+                              at_grace="process" if game.nmr else "abandon")
 
 
 def _for_any_power(call: Call, lines: list[str]) -> Outcome:

@@ -10,14 +10,16 @@ failed sign-on that undoes the whole mail. Handlers never touch shared state of 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
-from ..game.mails import Mail
+from ..game.mails import Mail, context
 from ..game.view import GameView, view_of
+from ..game.zones import member_at, reader_zone
+from ..render import GameContext
 from ..store.games import MASTER, OBSERVER, Player, find_game
 from .command import Command
 
@@ -59,6 +61,26 @@ class Call:
     def me(self) -> Player:
         assert self.identity is not None
         return self.identity.me
+
+    def reader(self, view: GameView | None = None) -> Player | None:
+        """The sender as a member of ``view`` (default: the signed-on game): the signed-on
+        member, else the member mailing from the sender's address, else None."""
+        view = view or (self.identity.view if self.identity is not None else None)
+        if view is None:
+            return None
+        if self.identity is not None and self.identity.view is view:
+            return self.identity.me
+        return member_at(view.game.players, self.sender)
+
+    def zone(self, view: GameView | None = None) -> tzinfo:
+        """The zone the sender reads and writes the game's dates in (``judge.game.zones``)."""
+        view = view or self.view
+        return reader_zone(self.reader(view), view.game, self.config)
+
+    def context(self, view: GameView | None = None) -> GameContext:
+        """The render context of ``view`` (default: the signed-on game) for the sender."""
+        view = view or self.view
+        return context(self.config, view, self.reader(view))
 
     def game_named(self, name: str, *, lock: bool = False) -> GameView | None:
         """The view of the game called ``name``, or None."""

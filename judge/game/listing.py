@@ -14,18 +14,22 @@ from .. import render
 from ..engine import Position
 from ..engine.phase import Phase
 from ..store.games import (
+    ACTIVE,
     EJECTED,
     FINISHED,
     FORMING,
+    PAUSED,
     PLAYER,
     RESIGNED,
     TERMINATED,
+    Game,
     all_games,
     phase_records,
 )
-from . import lateness, orders
+from . import lateness, orders, records
 from .mails import roster
 from .press_rules import describe
+from .takeover import alive_powers
 from .view import GameView, view_of
 
 #: How a finished game ended (``Game.ending``).
@@ -33,14 +37,21 @@ VICTORY, DRAW, CONCESSION, TERMINATION = "victory", "draw", "concession", "termi
 
 
 def game_lines(session: Session) -> list[render.GameLine]:
-    """LIST: one line per game."""
+    """LIST: one line per game, with the places open in it (a forming game's free places, a
+    running game's abandoned powers)."""
     lines = []
     for g in all_games(session):
         view = view_of(session, g)
         players = len(view.members(PLAYER))
         needed = len(view.map.powers) - players if g.status == FORMING else 0
-        lines.append(render.GameLine(g.name, view.map.title, g.phase, g.status, players, needed))
+        vacant = len(openings(view)) if g.status in (ACTIVE, PAUSED) else 0
+        lines.append(render.GameLine(g.name, view.map.title, g.phase, g.status, players, needed, vacant))
     return lines
+
+
+def openings(view: GameView) -> list[str]:
+    """The abandoned powers of a running game anyone may take over, in map order."""
+    return [power for power in alive_powers(view) if view.player_of(power) is None]
 
 
 def ending(view: GameView) -> str | None:
@@ -83,17 +94,53 @@ def listing(view: GameView, *, for_master: bool = False) -> render.Listing:
                 waiting.append(power)
     waiting.sort(key=view.power_rank)
     rows = [(role, status_of.get(role, ""), email) for role, email in roster(view)]
+    vacant = openings(view) if game.status in (ACTIVE, PAUSED) else []
+    for power in vacant:
+        rows.insert(_row_at(view, rows, power), (power, "open", f"(abandoned: SIGNON {view.map.power(power).letter}"
+                                                                 f"{game.name} password takes it over)"))
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
         ("Press", describe(game.press, game.partial_press)),
         ("Status", game.status.capitalize()),
+        ("Flags", "NMR" if game.nmr else "NoNMR"),
+        ("Lateness", _lateness(game)),
+        ("Joining", _joining(game)),
         ("Winning Centers", str(view.map.victory)),
     ]
     missed = {p.power: p.nmr_count for p in view.members(PLAYER) if p.power} if position else {}
+    dedication = {p.email: records.record_of(view.session, p.email).dedication for p in view.members(PLAYER)}
     return render.Listing(
         position, game.deadline, game.grace_end, params, rows, waiting, missed,
         ended=ending(view), orders=power_orders(view) if for_master and position is not None and not over else None,
+        at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
+        earliest=game.start_at if game.start_at is not None and not over else None,
     )
+
+
+def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int:
+    """Where an open power's row goes among the player rows (map order, after the master)."""
+    rank = view.power_rank(power)
+    for i, (role, _, _) in enumerate(rows):
+        if role not in ("Master", "Observer") and view.power_rank(role) > rank or role == "Observer":
+            return i
+    return len(rows)
+
+
+def _lateness(game: Game) -> str:
+    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
+    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    return f"{reminder}, {absence}."
+
+
+def _joining(game: Game) -> str:
+    parts = []
+    if game.min_dedication is not None:
+        parts.append(f"Dedication: {game.min_dedication}")
+    if game.min_ontime is not None:
+        parts.append(f"Ontime ratio: {game.min_ontime:.3f}")
+    if game.max_cd_ratio is not None:
+        parts.append(f"CD ratio at most: {game.max_cd_ratio:.3f}")
+    return ", ".join(parts) + "." if parts else "anyone."
 
 
 def summary(session: Session, view: GameView) -> tuple[list[tuple[Phase, dict[str, int]]], list[tuple[str, str]]]:

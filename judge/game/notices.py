@@ -1,8 +1,9 @@
-"""Which mail each game event sends, to whom: game start, late notices, resignations,
+"""Which mail each game event sends, to whom: game start, resignations,
 ejections, state changes, deadline changes and settings.
 
 Each function returns :class:`~judge.game.mails.Mail` values for the caller to queue; the
-texts come from :mod:`judge.render`. Mail kinds (the outbox's ``kind``): ``start``,
+texts come from :mod:`judge.render`, each in its readers' zones (:func:`.mails.per_zone`);
+the lateness notices are :mod:`.reminders`'. Mail kinds (the outbox's ``kind``): ``start``,
 ``selected`` (a power given to one player), ``late`` (a late player's notice: private, not
 in HISTORY) and ``notice`` (everything the whole game may read; in HISTORY, as njudge keeps
 them).
@@ -14,58 +15,47 @@ from collections.abc import Sequence
 
 from .. import render
 from ..config import Config
-from ..store.games import Player
-from .mails import Mail, context, everyone, masters, role_of, roster
+from ..store.games import MASTER, Player
+from .mails import Mail, context, per_zone, role_of, roster
 from .view import GameView
 
 
 def start(view: GameView, config: Config) -> list[Mail]:
-    """The game-start mail, one per reader (``You have been selected as ...``)."""
-    ctx = context(config, view)
+    """The game-start mail, one per reader (``You have been selected as ...``), each in the
+    reader's zone."""
     people = roster(view)
-    return [Mail.of(p.email, render.game_start_mail(ctx, view.position, view.game.deadline, people,
-                                                    recipient=role_of(p)), "start", view, archive=i == 0)
+    return [Mail.of(p.email, render.game_start_mail(context(config, view, p), view.position, view.game.deadline,
+                                                    people, recipient=role_of(p)), "start", view, archive=i == 0)
             for i, p in enumerate(view.members())]
 
 
-def late(view: GameView, config: Config, late_players: Sequence[Player]) -> list[Mail]:
-    """The phase's late notices: one to each late player, one to the master."""
-    ctx = context(config, view)
-    grace = view.game.grace_end
-    assert grace is not None
-    mails = [Mail.of(p.email, render.late_player_mail(ctx, p.power or "", grace), "late", view)
-             for p in late_players]
-    powers = [p.power for p in late_players if p.power]
-    mails.append(Mail.of(masters(view), render.late_master_mail(ctx, powers, grace), "notice", view))
-    return mails
-
-
 def resigned(view: GameView, config: Config, address: str, powers: list[str]) -> list[Mail]:
-    return [Mail.of(everyone(view), render.resign_mail(context(config, view), address, powers), "notice", view)]
+    return per_zone(view, config, view.members(), lambda ctx: render.resign_mail(ctx, address, powers), "notice")
 
 
 def ejected(view: GameView, config: Config, player: Player) -> list[Mail]:
     """An ejected player's powers are told to everyone; an ejected observer concerns only
     the observer and the master."""
-    ctx = context(config, view)
     if player.power is None:
-        to = (player.email, *masters(view))
-        return [Mail.of(to, render.eject_mail(ctx, player.email, []), "private", view)]
-    return [Mail.of((*everyone(view), player.email), render.eject_mail(ctx, player.email, [player.power]),
-                    "notice", view)]
+        to = [player, *view.members(MASTER)]
+        return per_zone(view, config, to, lambda ctx: render.eject_mail(ctx, player.email, []), "private")
+    return per_zone(view, config, [*view.members(), player],
+                    lambda ctx: render.eject_mail(ctx, player.email, [player.power or ""]), "notice")
 
 
 def state_changed(view: GameView, config: Config, change: str) -> list[Mail]:
-    return [Mail.of(everyone(view), render.game_state_mail(context(config, view), change), "notice", view)]
+    return per_zone(view, config, view.members(), lambda ctx: render.game_state_mail(ctx, change), "notice")
 
 
-def deadline_changed(view: GameView, config: Config) -> list[Mail]:
+def deadline_changed(view: GameView, config: Config, *, wait_set: bool = False) -> list[Mail]:
     game = view.game
-    assert game.deadline is not None
-    mail = render.deadline_changed_mail(context(config, view), game.deadline, game.grace_end)
-    return [Mail.of(everyone(view), mail, "notice", view)]
+    deadline = game.deadline
+    assert deadline is not None
+    return per_zone(view, config, view.members(),
+                    lambda ctx: render.deadline_changed_mail(ctx, deadline, game.grace_end, wait_set=wait_set),
+                    "notice")
 
 
 def settings_changed(view: GameView, config: Config, changes: Sequence[str]) -> list[Mail]:
     """One mail to everyone in the game listing every setting changed by one mail."""
-    return [Mail.of(everyone(view), render.settings_mail(context(config, view), list(changes)), "notice", view)]
+    return per_zone(view, config, view.members(), lambda ctx: render.settings_mail(ctx, list(changes)), "notice")

@@ -12,6 +12,7 @@ from .catalogue import CATALOGUE, Entry
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import section
 from .formats import ALLOWED_NOTES, format_deadline, time_left
+from .lateness import absence_mail, late_mail, member_changed_mail, reminder_mail, waiting_mail
 from .listing import (
     GameLine,
     HelpTopicError,
@@ -32,8 +33,6 @@ from .notices import (
     eject_mail,
     game_start_mail,
     game_state_mail,
-    late_master_mail,
-    late_player_mail,
     press_mail,
     press_sent_text,
     resign_mail,
@@ -63,7 +62,7 @@ __all__ = [
     "JudgeContext", "Listing", "PowerOrders", "Rendered", "adjustments_text", "deadline_changed_mail",
     "draw_mail", "eject_mail", "error_text", "format_deadline", "game_list_text", "game_over_text",
     "game_start_mail", "game_state_mail", "help_mail", "help_text", "help_topics", "history_text",
-    "joined_text", "late_master_mail", "late_player_mail", "list_text", "observe_text", "order_lines_text",
+    "joined_text", "late_mail", "list_text", "absence_mail", "member_changed_mail", "reminder_mail", "waiting_mail", "observe_text", "order_lines_text",
     "orders_text", "power_orders_text", "preference_text", "press_mail", "press_sent_text", "refusal_text",
     "reply_mail", "resign_mail", "results_mail", "role_letter", "section", "selected_mail", "settings_mail",
     "signon_text", "summary_text", "takeover_mail", "time_left", "wait_text", "wrong_password_text",

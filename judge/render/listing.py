@@ -27,6 +27,7 @@ class GameLine:
     status: str
     players: int
     needed: int = 0
+    vacant: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +35,13 @@ class Listing:
     """What ``LIST game`` shows besides the context (Bug91-11).
 
     ``parameters`` are ``(name, value)`` rows (``("Press", "White, Partial Allowed")``);
-    ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``late``,
+    ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``open``,
     ``""``); ``missed`` how many deadlines each power's player has missed (njudge's late
-    count, printed after the status); ``waiting`` the powers that still owe orders.
-    ``position`` is None while the game is forming."""
+    count, printed after the status); ``dedication`` each player's dedication on the judge
+    (by address, njudge's column); ``waiting`` the powers that still owe orders; ``vacant``
+    the abandoned powers open for takeover; ``earliest`` when the phase may be processed at
+    the earliest (njudge's "The earliest orders will be processed"). ``position`` is None
+    while the game is forming."""
 
     position: Position | None
     deadline: datetime | None = None
@@ -49,6 +53,9 @@ class Listing:
     ended: str | None = None
     orders: Sequence[PowerOrders] | None = None
     at_grace: str = "process"
+    dedication: Mapping[str, int] = field(default_factory=dict)
+    vacant: Sequence[str] = ()
+    earliest: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,9 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         counts=count_lines(ctx.m, pos) if pos is not None else [],
         ended=listing.ended,
         at_grace=listing.at_grace,
+        dedication=dict(listing.dedication),
+        vacant=list(listing.vacant),
+        earliest=ctx.when(listing.earliest) if listing.earliest else None,
     )
     if listing.orders is not None and pos is not None:
         text = text.rstrip("\n") + "\n\n" + power_orders_text(ctx, pos.phase, listing.orders) + "\n"
