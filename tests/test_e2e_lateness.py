@@ -2,14 +2,14 @@
 before the deadline, the late notices at the deadline (to the late player and to everyone
 else), the late orders processing the phase at once, a phase nobody orders processed when
 grace ends in an NMR game; in a NoNMR game the late power abandoned at the end of grace,
-taken over by a newcomer with a clean record, the game going on at the new deadline."""
+taken over by a newcomer with a clean record, the game going on at its deadline."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import test_e2e_harness as harness
-from test_e2e_harness import Mail, LiveJudge, start_game
+from test_e2e_harness import LiveJudge, Mail, start_game
 
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game

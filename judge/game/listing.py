@@ -27,6 +27,7 @@ from ..store.games import (
     phase_records,
 )
 from . import lateness, orders, records
+from .clocks import KIND_WORDS, clocks_of
 from .mails import roster
 from .press_rules import describe
 from .takeover import alive_powers
@@ -114,6 +115,7 @@ def listing(view: GameView, *, for_master: bool = False) -> render.Listing:
         ended=ending(view), orders=power_orders(view) if for_master and position is not None and not over else None,
         at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
         earliest=game.start_at if game.start_at is not None and not over else None,
+        clocks=[f"{KIND_WORDS[k]:<7} {c.describe()}" for k, c in clocks_of(game.clocks).items()],
     )
 
 

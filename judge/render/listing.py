@@ -40,8 +40,9 @@ class Listing:
     count, printed after the status); ``dedication`` each player's dedication on the judge
     (by address, njudge's column); ``waiting`` the powers that still owe orders; ``vacant``
     the abandoned powers open for takeover; ``earliest`` when the phase may be processed at
-    the earliest (njudge's "The earliest orders will be processed"). ``position`` is None
-    while the game is forming."""
+    the earliest (njudge's "The earliest orders will be processed"); ``clocks`` the lines of
+    the game's clock per phase kind (``Move    clock 1410 min 12.00 ...``). ``position`` is
+    None while the game is forming."""
 
     position: Position | None
     deadline: datetime | None = None
@@ -56,6 +57,7 @@ class Listing:
     dedication: Mapping[str, int] = field(default_factory=dict)
     vacant: Sequence[str] = ()
     earliest: datetime | None = None
+    clocks: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,7 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         dedication=dict(listing.dedication),
         vacant=list(listing.vacant),
         earliest=ctx.when(listing.earliest) if listing.earliest else None,
+        clocks=list(listing.clocks),
     )
     if listing.orders is not None and pos is not None:
         text = text.rstrip("\n") + "\n\n" + power_orders_text(ctx, pos.phase, listing.orders) + "\n"
