@@ -153,7 +153,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
     processed = processing.when_ready(view, config, now)
     if processed:
         reply.mails.extend(processed)
-        reply.sections.append(processed_text(config, view, done))
+        reply.sections.append(processed_text(config, view, done, identity.me if identity is not None else None))
 
 
 _SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)

@@ -10,7 +10,7 @@ from ..game import processing, status
 from ..game.mails import context
 from ..game.status import StatusError
 from ..game.view import GameView
-from ..store.games import FORMING
+from ..store.games import FORMING, Player
 from .outcome import Call, Outcome, said
 
 
@@ -28,13 +28,14 @@ def process(call: Call) -> Outcome:
             return call.error(f"The game is in {game.phase}, not {' '.join(cmd.args)}; nothing was processed.")
     done = game.phase or ""
     mails = processing.advance(view, call.config, call.now)
-    return said(processed_text(call.config, view, done), changed=True, mails=mails)
+    return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
 
 
-def processed_text(config: Config, view: GameView, done: str) -> str:
-    """The phase ``done`` was processed: the game's phase and deadline now."""
+def processed_text(config: Config, view: GameView, done: str, reader: Player | None = None) -> str:
+    """The phase ``done`` was processed: the game's phase and deadline now, in ``reader``'s
+    zone."""
     game = view.game
-    ctx = context(config, view)
+    ctx = context(config, view, reader)
     return render.section("player/processed", game=game.name, done=done, phase=game.phase,
                           finished=game.deadline is None,
                           deadline=ctx.when(game.deadline) if game.deadline else None)
