@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta, tzinfo
 
-from ..store.games import MASTER, Absence, Player
+from ..store.games import MASTER, Absence, Player, game_absences
 from .clocks import Clock, fit_deadline
 from .deadlines import DeadlineError, parse_date
 from .view import GameView
@@ -125,15 +125,17 @@ def cancel(view: GameView, me: Player, text: str, now: datetime, tz: tzinfo) -> 
 
 def away(view: GameView) -> list[Absence]:
     """Every absence of the game's active players and masters (observers have none)."""
-    return [a for p in view.game.players if p.active and p.role != "observer" for a in p.absences]
+    return [a for a in game_absences(view.session, view.game) if a.player.active and a.player.role != "observer"]
 
 
-def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo) -> datetime:
+def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo,
+           absences: list[Absence] | None = None) -> datetime:
     """``deadline`` moved past every absence that covers it, each time to the clock's time
     and days again (njudge: "the Judge will find that an absence has been set that includes
     the new deadline, so it will extend the next deadline to the end of that absence period,
-    ... and then due to the clock and days parameters set the deadline")."""
-    absences = away(view)
+    ... and then due to the clock and days parameters set the deadline"). ``absences``: the
+    game's absences when the caller has them (:func:`expire`), else :func:`away`'s."""
+    absences = away(view) if absences is None else absences
     for _ in range(50):
         covering = [a.ends for a in absences if a.starts <= deadline < a.ends]
         if not covering:
@@ -142,11 +144,16 @@ def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo) -> date
     return deadline
 
 
-def expire(view: GameView, now: datetime) -> None:
-    """Forget the absences that are over (njudge: "removed from memory")."""
-    for p in view.game.players:
-        for absence in [a for a in p.absences if a.ends <= now]:
-            p.absences.remove(absence)
+def expire(view: GameView, now: datetime) -> list[Absence]:
+    """Forget the absences that are over (njudge: "removed from memory"); the others of the
+    active players and masters."""
+    kept = []
+    for absence in game_absences(view.session, view.game):
+        if absence.ends <= now:
+            absence.player.absences.remove(absence)
+        elif absence.player.active and absence.player.role != "observer":
+            kept.append(absence)
+    return kept
 
 
 def pending_lines(view: GameView, now: datetime) -> list[tuple[str, datetime, datetime]]:

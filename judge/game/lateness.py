@@ -43,9 +43,9 @@ def start_clock(view: GameView, now: datetime, tz: tzinfo) -> None:
     position's phase); ``tz`` is the game's zone."""
     game = view.game
     clock = view.clock()
-    absences.expire(view, now)
+    away = absences.expire(view, now)
     floor = max((t for t in (game.deadline, game.start_at) if t is not None), default=None)
-    deadline = absences.adjust(view, deadline_after(clock, now, tz, not_before=floor), clock, tz)
+    deadline = absences.adjust(view, deadline_after(clock, now, tz, not_before=floor), clock, tz, away)
     old_grace = game.grace
     game.deadline = deadline
     game.grace = grace_after(clock, deadline, tz)

@@ -240,6 +240,12 @@ def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
     return list(session.scalars(stmt))
 
 
+def game_absences(session: Session, game: Game) -> list[Absence]:
+    """Every absence declared in ``game`` (one query, not one per player)."""
+    stmt = select(Absence).join(Player, Absence.player_id == Player.id).where(Player.game_id == game.id)
+    return list(session.scalars(stmt))
+
+
 def players_with_address(session: Session, address: str) -> list[Player]:
     """Every place ``address`` has or had in any game (WHOIS), oldest first."""
     stmt = select(Player).where(Player.email == address.strip().lower()).order_by(Player.id)
