@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta, tzinfo
 
-from ..store.games import MASTER, Absence, Player, game_absences
+from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
 from .clocks import Clock, fit_deadline
 from .deadlines import DeadlineError, parse_date
 from .view import GameView
@@ -125,7 +125,7 @@ def cancel(view: GameView, me: Player, text: str, now: datetime, tz: tzinfo) -> 
 
 def away(view: GameView) -> list[Absence]:
     """Every absence of the game's active players and masters (observers have none)."""
-    return [a for a in game_absences(view.session, view.game) if a.player.active and a.player.role != "observer"]
+    return [a for a in game_absences(view.session, view.game) if a.player.active and a.player.role != OBSERVER]
 
 
 def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo,
@@ -151,7 +151,7 @@ def expire(view: GameView, now: datetime) -> list[Absence]:
     for absence in game_absences(view.session, view.game):
         if absence.ends <= now:
             absence.player.absences.remove(absence)
-        elif absence.player.active and absence.player.role != "observer":
+        elif absence.player.active and absence.player.role != OBSERVER:
             kept.append(absence)
     return kept
 
@@ -161,7 +161,7 @@ def pending_lines(view: GameView, now: datetime) -> list[tuple[str, datetime, da
     ``display_absence``): who is the power, or ``Master``."""
     out: list[tuple[str, datetime, datetime]] = []
     for p in view.game.players:
-        if p.active and p.role != "observer":
+        if p.active and p.role != OBSERVER:
             who = "Master" if p.role == MASTER else p.power or p.email
             out.extend((who, a.starts, a.ends) for a in pending(p, now))
     return sorted(out, key=lambda item: item[1])

@@ -19,7 +19,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
 from ..config import Config
-from ..store.games import Game, Player
+from ..store.games import MASTER, Game, Player
 from .deadlines import zone
 
 
@@ -65,7 +65,7 @@ def member_zone(game: Game, config: Config, address: str) -> tzinfo:
 def member_at(players: Iterable[Player], address: str) -> Player | None:
     """The active member signed on from ``address`` (the master first), or None."""
     found = [p for p in players if p.email == address.strip().lower() and p.active]
-    found.sort(key=lambda p: p.role != "master")
+    found.sort(key=lambda p: p.role != MASTER)
     return found[0] if found else None
 
 
