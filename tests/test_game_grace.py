@@ -88,7 +88,7 @@ def test_one_reminder_per_deadline_to_those_without_orders(judge: Judge) -> None
     assert sorted(r.to_addr for r in rows) == sorted(_address(p) for p in SPRING if p != "France")
     assert all(r.kind == "reminder" and r.subject == "TEST:dt - S1901M Reminder" for r in rows)
     germany = next(r for r in rows if r.to_addr == _address("Germany"))
-    assert "There is less than 8 hours to the deadline and you\nhave not yet placed complete and valid orders." \
+    assert "There is less than 9 hours to the deadline and you\nhave not yet placed complete and valid orders." \
         in germany.body
     assert "Germany: Army Munich HOLD." in germany.body and "Time to deadline: 8 hours" in germany.body
     italy = next(r for r in rows if r.to_addr == _address("Italy"))

@@ -2,7 +2,8 @@
 of every power's orders (Bug91-08).
 
 A finished game's listing says how it ended and lists nobody as late. SUMMARY lists
-everyone who played a power, also those who resigned or were replaced (marked so), with
+everyone who played a power, also those who resigned, were ejected or abandoned, or were
+replaced (marked so), with
 the supply centre counts of every year.
 """
 
@@ -14,6 +15,7 @@ from .. import render
 from ..engine import Position
 from ..engine.phase import Phase
 from ..store.games import (
+    ABANDONED,
     ACTIVE,
     EJECTED,
     FINISHED,
@@ -158,8 +160,8 @@ def summary(session: Session, view: GameView) -> tuple[list[tuple[Phase, dict[st
         rows.append((view.position.phase, view.position.centre_counts()))
     people = list(roster(view))
     for p in view.game.players:
-        if p.role == PLAYER and p.power and p.status in (RESIGNED, EJECTED):
-            mark = "resigned" if p.status == RESIGNED else "ejected"
+        if p.role == PLAYER and p.power and p.status in (RESIGNED, EJECTED, ABANDONED):
+            mark = p.status
             if view.player_of(p.power) is not None:
                 mark += ", replaced"
             people.append((f"{p.power} ({mark})", p.email))

@@ -23,7 +23,6 @@ processes. A judge that was down skips the notices it missed and sends the curre
 from __future__ import annotations
 
 import logging
-import math
 from datetime import datetime, timedelta
 
 from .. import render
@@ -50,7 +49,7 @@ def remind(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game.reminded_for = deadline
     if now >= deadline:
         return []
-    hours = max(1, math.ceil((deadline - now) / timedelta(hours=1)))
+    hours = int((deadline - now) / timedelta(hours=1)) + 1  # njudge: "less than 9 hours" with 8 h 30 left
     mails = [Mail.of(p.email, _reminder(view, config, p, hours, now), "reminder", view)
              for p in lateness.late_players(view)]
     if mails:
