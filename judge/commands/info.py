@@ -52,7 +52,7 @@ def summary(call: Call) -> Outcome:
 
 def history_of(call: Call) -> Outcome:
     """``HISTORY [name] [FROM date] [TO date] [LINES n]``: the public archive of a game."""
-    tz = zone(call.config.timezone)
+    tz = call.zone() if call.identity is not None else zone(call.config.timezone)
     try:
         req = history.read_request(call.cmd.args, call.now, tz)
     except DeadlineError as exc:
