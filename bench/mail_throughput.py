@@ -7,7 +7,7 @@
    every reply is queued (orders for started Standard games). Printed: both rates, their
    ratio, and p50/p99 of the time from a mail's send to its 250 and to its reply queued.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
-   game is adjudicated (default holds) and queues its result mails: the time from the
+   game (NMR, no reminders) is adjudicated (default holds) and queues its result mails: the time from the
    deadline to the last result queued, and to the last result mail taken by a local sink
    relay (the sender's ``sender_connections`` connections, pipelining offered by the sink),
    with the sender's window between the relay's 250 and "sent" (p50, p99, max).
@@ -299,7 +299,8 @@ def main() -> None:
     config = Config(code="BENCH", address="judge@example.org", data_dir=tmp, database_url=url,
                     smtp_port=free_port(), sender_poll_seconds=0.2, sender_retry_base_seconds=0.2,
                     scheduler_sync_seconds=600, sender_mails_per_minute=1_000_000,
-                    game_mails_per_minute=1_000_000, health_seconds=3600)
+                    game_mails_per_minute=1_000_000, health_seconds=3600,
+                    nmr=True, reminder_hours=0)
     upgrade(url)
     engine = make_engine(url)
     factory = make_sessionmaker(engine, mail_domain=config.domain)

@@ -19,6 +19,7 @@ Sections and keys (a key not listed here is an error naming it)::
                 reply_max_bytes, press_max_bytes
     [scheduler] sync_seconds
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
+    [games]     nmr, reminder_hours, max_absence_days   (what new games start with)
     [web]       host, port, base_url   (the read-only web archive; off without this section)
 
 A relative ``data_dir`` is taken relative to the configuration file's folder (to the current
@@ -84,6 +85,9 @@ class Config:
     scheduler_sync_seconds: float = 60.0
     maildir: Path = field(default=Path(""))
     clocks: dict[str, str] = field(default_factory=dict)
+    nmr: bool = False
+    reminder_hours: float = 8.0
+    max_absence_days: int = 15
     web_enabled: bool = False
     web_host: str = "127.0.0.1"
     web_port: int = 8080
@@ -148,6 +152,9 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("limits", "reply_max_bytes"): ("reply_max_bytes", (int,)),
     ("limits", "press_max_bytes"): ("press_max_bytes", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
+    ("games", "nmr"): ("nmr", (bool,)),
+    ("games", "reminder_hours"): ("reminder_hours", (int, float)),
+    ("games", "max_absence_days"): ("max_absence_days", (int,)),
     ("web", "host"): ("web_host", (str,)),
     ("web", "port"): ("web_port", (int,)),
     ("web", "base_url"): ("web_base_url", (str,)),
@@ -206,6 +213,8 @@ def _check(config: Config) -> None:
         raise ConfigError(f"[judge] address must be a mail address, not {config.address!r}")
     if config.web_base_url and not config.web_base_url.startswith(("http://", "https://")):
         raise ConfigError(f"[web] base_url must start with http:// or https://, not {config.web_base_url!r}")
+    if config.reminder_hours < 0 or not 0 <= config.max_absence_days <= 31:
+        raise ConfigError("[games] reminder_hours must not be negative, max_absence_days is 0 to 31")
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
                  "inbox_max_attempts", "sender_mails_per_minute",
                  "game_mails_per_minute", "commands_per_mail", "reply_max_bytes", "press_max_bytes", "node_timeout_seconds", "health_seconds",

@@ -32,6 +32,11 @@ from judge.store.migrate import upgrade
 from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
+#: Phases are processed as soon as every order is in (njudge waits half an hour, and at least
+#: 12 hours after the previous phase for movement). The tests' games are NMR (a phase is
+#: processed when grace ends) unless a test sends SET NONMR, and send no reminders unless a
+#: test sends SET REMINDER: most tests want that.
+NO_DELAY = {"M": "delay 0 min 0", "R": "delay 0 min 0", "B": "delay 0 min 0"}
 
 
 @dataclass
@@ -63,7 +68,7 @@ class LiveJudge:
             code="E2E", address=JUDGE, keeper="keeper@judge.test", data_dir=tmp_path, database_url=url,
             smtp_host="127.0.0.1", smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay.port,
             sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
-            scheduler_sync_seconds=0.5, clocks={"M": "delay 0", "R": "delay 0", "B": "delay 0"},
+            scheduler_sync_seconds=0.5, clocks=NO_DELAY, nmr=True, reminder_hours=0,
         )
         if settings:
             self.config = replace(self.config, **settings)

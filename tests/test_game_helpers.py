@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from judge.commands import handle_mail
 from judge.config import Config
-from judge.game.processing import process_game
+from judge.game.processing import pending_deadlines, process_game
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import Game, find_game
@@ -22,19 +22,23 @@ from judge.store.passwords import check_password
 
 STANDARD_LETTERS = "AEFGIRT"
 STANDARD_POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-#: Phases are processed as soon as every order is in (njudge's default delay is half an hour).
-NO_DELAY = {"M": "delay 0", "R": "delay 0", "B": "delay 0"}
+#: Phases are processed as soon as every order is in (njudge waits half an hour, and at least
+#: 12 hours after the previous phase for movement). The tests' games are NMR (a phase is
+#: processed when grace ends) and send no reminders, unless a test sends SET NONMR or SET
+#: REMINDER, or gives its own config.
+NO_DELAY = {"M": "delay 0 min 0", "R": "delay 0 min 0", "B": "delay 0 min 0"}
 
 
 class Judge:
     """Sends mail to the game layer and reads what it queued."""
 
-    def __init__(self, url: str, now: datetime | None = None) -> None:
+    def __init__(self, url: str, now: datetime | None = None, config: Config | None = None) -> None:
         upgrade(url)
         self.engine = make_engine(url)
         self.factory = make_sessionmaker(self.engine)
-        self.config = Config(code="TEST", address="judge@example.org", data_dir=Path("."), clocks=NO_DELAY,
-                             secret="a judge secret for the tests")
+        self.config = config or Config(code="TEST", address="judge@example.org", data_dir=Path("."),
+                                       clocks=NO_DELAY, nmr=True, reminder_hours=0,
+                                       secret="a judge secret for the tests")
         self.now = now or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
         self._ids = count(1)
 
@@ -62,6 +66,26 @@ class Judge:
             assert game is not None
             _ = list(game.players)
             return game
+
+    def due(self, name: str) -> datetime | None:
+        """The next moment the deadline job must look at ``name`` (None: never)."""
+        with self.factory() as s:
+            return dict(pending_deadlines(s)).get(name)
+
+    def step(self, name: str) -> list[OutboxMessage]:
+        """Let the clock run to the game's next due moment and run the deadline job; the
+        rows it queued."""
+        due = self.due(name)
+        assert due is not None, f"nothing is due in {name}"
+        self.now = max(self.now, due)
+        last = self.last_row()
+        with self.factory() as s, s.begin():
+            process_game(s, self.config, name, self.now)
+        return self.since(last)
+
+    def last_row(self) -> int:
+        with self.factory() as s:
+            return s.scalar(select(OutboxMessage.id).order_by(OutboxMessage.id.desc()).limit(1)) or 0
 
     def tick(self, name: str, hours: float = 1000) -> bool:
         """Let ``hours`` pass and run the deadline job for ``name``."""

@@ -263,11 +263,11 @@ def test_settings_before_the_start_and_partial_press_while_forming(tmp_path: Pat
 def test_list_shows_press_and_missed_deadlines(judge: Judge) -> None:
     reply = judge.reply("someone@example.org", "list dt")
     assert "      Press:  White, Partial Allowed, No Fake" in reply.body
-    assert "   France     move      0         p2@example.org" in reply.body
+    assert "   France     move      0      0  p2@example.org" in reply.body
     assert "   Master                         gm@example.org" in reply.body
     judge.tick("dt", 300)
     _master(judge, "set grey/white, no partial")
     lines = judge.reply("someone@example.org", "list dt").body.splitlines()
     assert "      Press:  Grey/White, No Partial, No Fake" in lines
-    assert "   France     move      1         p2@example.org" in lines
-    assert "The number after each power is how many deadlines its player has missed." in lines
+    assert "   France     move      1   -100  p2@example.org" in lines, "a missed phase: -100 (GET dedsystems)"
+    assert "The numbers after each power: how many deadlines its player has missed in this" in lines

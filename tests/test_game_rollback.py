@@ -65,6 +65,28 @@ def test_rollback_one_turn_restores_the_position_and_its_orders(judge: Judge) ->
     assert _records(judge) == [(1, "S1901M", 1), (1, "S1901M", 0)], "the phase played again has a record of its own"
 
 
+def test_restored_orders_that_are_complete_wait_for_a_change(judge: Judge) -> None:
+    """Only France builds in Winter 1901 (F1901B): its restored builds are all the orders the phase
+    needs, yet the rollback does not replay the turn at once; France may change them, and
+    the mail that does processes the phase."""
+    start_standard(judge)
+    as_power(judge, "France", "A par - bur\nA mar - spa\nF bre - mao")
+    _master(judge, "process")
+    as_power(judge, "France", "A bur - bel\nF mao - por")
+    _master(judge, "process")
+    assert judge.game("dt").phase == "F1901B"
+    as_power(judge, "France", "build a par\nbuild a mar\nbuild f bre")
+    assert judge.game("dt").phase == "S1902M"
+    _master(judge, "rollback")
+    assert judge.game("dt").phase == "F1901B", "not replayed by the rollback's own mail"
+    as_power(judge, "France", "build a par\nbuild a mar\nwaive")
+    game = judge.game("dt")
+    assert game.phase == "S1902M"
+    with judge.factory() as s:
+        record = s.scalars(select(PhaseRecord).where(PhaseRecord.phase == "F1901B", PhaseRecord.withdrawn == 0)).one()
+    assert sorted(e["line"] for e in record.orders["France"]) == ["build a mar", "build a par", "waive"]
+
+
 def test_rollback_by_number_and_by_phase_and_the_archive(judge: Judge) -> None:
     start_standard(judge)
     for _ in range(3):

@@ -33,24 +33,54 @@ def test_newcomer_takes_over_and_everyone_is_told(judge: Judge) -> None:
     assert selected.to_addr == "new@example.org"
     assert "You have been selected as France in game 'dt'." in selected.body
     notices = [r for r in rows if r.kind == "notice"]
-    assert len(notices) == 7 and all(r.subject == "TEST:dt - S1901M Takeover of France" for r in notices)
-    to_master = next(r for r in notices if r.to_addr == "gm@example.org")
+    assert len(notices) == 6 and all(r.subject == "TEST:dt - S1901M Takeover of France" for r in notices)
+    to_master = next(r for r in rows if r.to_addr == "gm@example.org")
+    assert to_master.kind == "private", "the master's copy names the newcomer: not in the public archive"
     assert "new@example.org has taken over the abandoned\nFrance in game 'dt'." in to_master.body
-    assert all("new@example.org" not in r.body for r in notices if r.to_addr != "gm@example.org")
+    assert all("new@example.org" not in r.body for r in notices)
+    assert "Also, a wait has been placed for all active players." in notices[0].body
+    assert "Wait has been set automatically for you - send 'set nowait' to clear." in reply.body
     reply = judge.reply("p2@example.org", f"signon Fdt {old}\nA par h")
     assert "Invalid password or power ID specified." in reply.body
     assert "Army Paris" in judge.reply("new@example.org", "signon Fdt newpw\nA par h").body
 
 
-def test_takeover_near_the_deadline_gives_time(judge: Judge) -> None:
+def test_takeover_sets_the_deadline_again_as_for_a_new_phase(judge: Judge) -> None:
+    """njudge 1.7 (mail.c): once no power is left abandoned, deadline(NULL, 1): the clock's
+    deadline from now, never earlier than the current one; grace after it, never earlier;
+    a wait on every active player."""
     start_standard(judge)
     _resign_france(judge)
     judge.now += timedelta(hours=80)
     reply = judge.reply("new@example.org", "signon Fdt newpw")
-    assert "Deadline for 'dt' advanced to" in reply.body
+    assert "Deadline for 'dt' advanced to Mon Jan 12 2026 23:30:00 +0000." in reply.body
     game = judge.game("dt")
     assert game.deadline == datetime(2026, 1, 12, 23, 30, tzinfo=UTC), "71 hours on is Sunday: Monday 23:30"
     assert game.grace == game.deadline + timedelta(hours=167)
+    assert all(p.wait for p in game.players if p.role == "player" and p.status == ACTIVE)
+
+
+def test_takeover_early_keeps_a_later_deadline_and_waits_while_another_is_open(judge: Judge) -> None:
+    start_standard(judge)
+    _resign_france(judge)
+    judge.mail("p3@example.org", f"signon Gdt {password_of(judge, 'dt', 'Germany')}\nresign")
+    before = judge.game("dt").deadline
+    reply = judge.reply("new@example.org", "signon Fdt newpw")
+    assert "advanced" not in reply.body and "Wait has been set" not in reply.body, "Germany is still abandoned"
+    reply = judge.reply("other@example.org", "signon Gdt otherpw")
+    assert f"Deadline for 'dt' advanced to {before:%a %b %d %Y} 23:30:00 +0000." in reply.body, "never earlier"
+    assert judge.game("dt").deadline == before
+
+
+def test_a_player_takes_over_one_power_only_and_records_stay_apart(judge: Judge) -> None:
+    start_standard(judge)
+    _resign_france(judge)
+    reply = judge.reply("p1@example.org", f"signon Fdt {password_of(judge, 'dt', 'England')}")
+    assert "You are already playing England in game 'dt'." in reply.body
+    judge.reply("new@example.org", "signon Fdt newpw")
+    france = [p for p in judge.game("dt").players if p.power == "France"]
+    assert [(p.email, p.status, p.took_over) for p in france] == [("p2@example.org", "resigned", False),
+                                                                  ("new@example.org", "active", True)]
 
 
 def test_resigned_player_comes_back(judge: Judge) -> None:

@@ -105,7 +105,7 @@ The following units were dislodged:
 The Russian Fleet in Rumania can retreat to Black Sea or Sevastopol.
 
 The next phase of 'mygame' will be Retreats for Fall of 1901.
-The deadline for orders will be Wed Mar 04 2026 23:30:00 +0100.
+The deadline for orders will be Wed Mar 04 2026 23:30:00 +0100 (Europe/Paris).
 """.splitlines()
 
 
@@ -115,7 +115,7 @@ def test_spring_results_have_no_ownership_block(m, game):
     assert body.endswith(
         "Turkey: Fleet Ankara -> Black Sea.\n\n\n"
         "The next phase of 'mygame' will be Movement for Fall of 1901.\n"
-        "The deadline for orders will be Mon Mar 02 2026 23:30:00 +0100.\n"
+        "The deadline for orders will be Mon Mar 02 2026 23:30:00 +0100 (Europe/Paris).\n"
     )
 
 
@@ -151,7 +151,7 @@ Russia:    4 Supply centers,  4 Units:  Builds   0 units.
 Turkey:    4 Supply centers,  3 Units:  Builds   1 unit.
 
 The next phase of 'mygame' will be Adjustments for Winter of 1901.
-The deadline for orders will be Thu Mar 05 2026 23:30:00 +0100.
+The deadline for orders will be Thu Mar 05 2026 23:30:00 +0100 (Europe/Paris).
 """.splitlines()
 
 
@@ -173,7 +173,7 @@ Turkey:    Build waived.
 
 
 The next phase of 'mygame' will be Movement for Spring of 1902.
-The deadline for orders will be Mon Mar 09 2026 23:30:00 +0100.
+The deadline for orders will be Mon Mar 09 2026 23:30:00 +0100 (Europe/Paris).
 """.splitlines()
 
 

@@ -1,8 +1,11 @@
-"""The master's clock commands (njudge ``data/deadlines``): SET DEADLINE, SET GRACE and
-SET MOVES / SET RETREATS / SET BUILDS.
+"""The master's clock commands (njudge ``data/deadlines``): SET DEADLINE, SET GRACE,
+SET START and SET MOVES / SET RETREATS / SET BUILDS.
+
+Dates are read in the sender's zone (their ``SET ZONE``, else the game's, else the judge's).
 
 - ``SET DEADLINE date`` moves the current phase's deadline (grace follows it later, see
-  :mod:`judge.game.lateness`); everyone is told.
+  :mod:`judge.game.lateness`); without a time of day, the phase's clock time (23:30 when it
+  has none), as njudge. Everyone is told.
 - ``SET GRACE date`` or ``SET GRACE hours`` sets when the current phase's grace ends: at the
   date, or that many hours after the deadline (write the month to name a day, ``SET GRACE
   Jun 15``). It cannot end before the deadline. Everyone is told.
@@ -10,29 +13,56 @@ SET MOVES / SET RETREATS / SET BUILDS.
   ``RETREATS``, ``BUILDS``; a bare number is ``NEXT``) changes the clock of later phases of
   that kind, as njudge's ``SET MOVES NEXT 48 DELAY 1``; the current phase keeps its
   deadline. ``CLOCK -1`` (or ``CLOCK NONE``) drops the clock time. Everyone is told.
+- ``SET START date``: no phase is processed before the date (njudge: "Prevents orders being
+  processed before date"); a running phase whose deadline is earlier gets the date as its
+  deadline, and a forming game's first deadline falls no sooner. Everyone is told.
+
+A master sets a game's clocks before the start with these commands after ``CREATE`` in the
+same mail (njudge's CREATE takes a variant and options only), or in any later mail.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import time, timedelta
 
 from .. import render
 from ..game import lateness
 from ..game.clocks import KIND_WORDS, MAX_HOURS, ClockError, clocks_of, clocks_to_json, read_clock, read_hours
-from ..game.deadlines import DeadlineError, parse_deadline, zone
-from ..game.mails import context
+from ..game.deadlines import DEFAULT_TIME, DeadlineError, parse_deadline
+from ..game.zones import game_zone
 from ..render import time_left
 from .outcome import Call, Outcome, said
+
+
+def _clock_time(call: Call) -> time:
+    """The time of day a date without one means: the current phase's clock time."""
+    minutes = call.view.clock().clock
+    return DEFAULT_TIME if minutes is None else time(minutes // 60 % 24, minutes % 60)
 
 
 def set_deadline(call: Call) -> Outcome:
     view = call.view
     try:
-        when = parse_deadline(call.cmd.text, call.now, zone(call.config.timezone))
+        when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     except DeadlineError as exc:
         return call.error(str(exc))
-    lateness.move_deadline(view, when, zone(call.config.timezone))
+    lateness.move_deadline(view, when, game_zone(view.game, call.config))
     return _told(call)
+
+
+def set_start(call: Call) -> Outcome:
+    """``SET START date``: no processing before the date (module docstring)."""
+    view = call.view
+    game = view.game
+    try:
+        when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
+    except DeadlineError as exc:
+        return call.error(str(exc))
+    moved = lateness.set_start(view, when, game_zone(game, call.config))
+    ctx = call.context()
+    text = render.section("all/start_set", game=game.name, start=ctx.when(when), forming=not view.started,
+                          deadline=ctx.when(game.deadline) if moved and game.deadline else None)
+    return said(text, changed=True, settings=(text,), deadline_moved=moved)
 
 
 def set_grace(call: Call) -> Outcome:
@@ -46,7 +76,7 @@ def set_grace(call: Call) -> Outcome:
                 raise DeadlineError(f"A grace period is at most {MAX_HOURS:g} hours.")
             end = game.deadline + timedelta(hours=hours)
         else:
-            end = parse_deadline(call.cmd.text, call.now, zone(call.config.timezone))
+            end = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     except DeadlineError as exc:
         return call.error(str(exc))
     if end < game.deadline:
@@ -59,14 +89,12 @@ def _told(call: Call) -> Outcome:
     view = call.view
     game = view.game
     assert game.deadline is not None
-    ctx = context(call.config, view)
+    ctx = call.context()
     end = game.grace_end
     text = render.section("master/deadline_set", game=game.name, deadline=ctx.when(game.deadline),
                           left=time_left(game.deadline, call.now), grace=ctx.when(end) if end else None,
                           grace_left=time_left(end, call.now) if end and end > call.now else None)
-    told = render.section("all/deadline_changed", game=game.name, deadline=ctx.when(game.deadline),
-                          grace=ctx.when(end) if end else None, wait_set=False)
-    return said(text, changed=True, deadlines=(told,))
+    return said(text, changed=True, deadline_moved=True)
 
 
 def _set_clock(call: Call, kind: str) -> Outcome:

@@ -11,7 +11,7 @@ from ..game import summary as game_summary
 from ..game.deadlines import DeadlineError, zone
 from ..game.ending import ending_text
 from ..game.gunboat import reveals
-from ..game.mails import Mail, context
+from ..game.mails import Mail
 from ..game.view import GameView
 from ..store.games import MASTER, Player
 from .outcome import Call, Outcome, said
@@ -53,7 +53,7 @@ def list_games(call: Call) -> Outcome:
         return found
     reader = _reader(call, found)
     master = reader is not None and reader.role == MASTER
-    text = render.game_list_text(context(call.config, found), listing.listing(found, for_master=master, reader=reader))
+    text = render.game_list_text(call.context(found), listing.listing(found, for_master=master, reader=reader))
     return Outcome(reply=(text,), about=_about(call, found))
 
 
@@ -64,7 +64,7 @@ def summary(call: Call) -> Outcome:
         return found
     data = game_summary.summary(call.session, found, reveal=reveals(found, _reader(call, found)),
                                 ended=ending_text(found))
-    return Outcome(reply=(render.summary_text(context(call.config, found), data),), about=_about(call, found))
+    return Outcome(reply=(render.summary_text(call.context(found), data),), about=_about(call, found))
 
 
 def who_game(call: Call) -> Outcome:
@@ -75,14 +75,14 @@ def who_game(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     members = listing.who_game(found, _reader(call, found), full=full)
-    return Outcome(reply=(render.who_game_text(context(call.config, found), members, full=full),),
+    return Outcome(reply=(render.who_game_text(call.context(found), members, full=full),),
                    about=_about(call, found))
 
 
 def history_of(call: Call) -> Outcome:
     """``HISTORY [name] [FROM date] [TO date] [LINES n]`` or ``HISTORY [name] EXCLSTART turn
     [EXCLEND turn] [BROAD]``: the public archive of a game."""
-    tz = zone(call.config.timezone)
+    tz = call.zone() if call.identity is not None else zone(call.config.timezone)
     try:
         req = history.read_request(call.cmd.args, call.now, tz)
     except DeadlineError as exc:
@@ -91,7 +91,7 @@ def history_of(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     mails, left_out = history.fit(history.archived(call.session, found.name, req), req.lines)
-    ctx = context(call.config, found)
+    ctx = call.context(found)
     note = None
     if left_out or not mails:
         note = render.section("player/history_note", game=found.name, shown=bool(mails), left_out=left_out,

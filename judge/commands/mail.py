@@ -14,6 +14,12 @@ followed by the original message with the password masked (njudge, Bug91-10).
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
 whole mail go to everyone in one notice. Exactly one reply goes back to the sender.
+
+The sender is the mail's reply address, as njudge reads it: the last ``Reply-To`` address,
+else the ``From`` address (bare addresses, never one inside a display name). A sign-on from
+an address other than the member's own (njudge: "If the SIGN ON command does not come from
+the player of record") sends a copy of the reply to the member's address too. The reply's
+dates are in the sender's zone.
 """
 
 from __future__ import annotations
@@ -86,7 +92,7 @@ class _Reply:
         self.errors = 0
         self.mails: list[Mail] = []
         self.settings: list[str] = []
-        self.deadlines: list[str] = []
+        self.deadline_moved = False
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
@@ -104,15 +110,15 @@ class _Reply:
         self.files.extend(out.files)
         self.mails.extend(out.mails)
         self.settings.extend(out.settings)
-        self.deadlines.extend(out.deadlines)
-        self.changed = self.changed or out.changed or bool(out.settings) or bool(out.deadlines)
+        self.deadline_moved = self.deadline_moved or out.deadline_moved
+        self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
         self.about = self.about or out.about
         self.copies.extend(out.copies)
 
 
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
     """Apply the mail's commands and queue the one reply (see the module docstring)."""
-    sender = mail.sender.strip().lower()
+    sender = reply_address(mail)
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
@@ -163,9 +169,11 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if reply.left_out:
         sections.append(render.section("player/reply_cut", limit=config.reply_max_bytes, left_out=reply.left_out))
     about = view or reply.about
-    ctx = context(config, about) if about is not None else judge_context(config)
+    reader = (identity.became or identity.me) if identity is not None else None
+    ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
     rendered = render.reply_mail(ctx, "", sections, reply.errors)
-    answer = Mail.of(mail.sender, rendered, "reply", about, files=reply.files)
+    to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
+    answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
     queue(session, _copies(ctx, reply, sections, about))
 
@@ -176,12 +184,19 @@ def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | 
                     "private", about) for copy in reply.copies]
 
 
+def reply_address(mail: IncomingMail) -> str:
+    """Where the judge answers, and who the sender is: the last ``Reply-To`` address, else
+    the ``From`` address (njudge: "the judge only pays attention to the last Reply-To: line
+    that it finds in the mail, or if there isn't a Reply-To, then to the last From:")."""
+    return (mail.reply_to[-1] if mail.reply_to else mail.sender).strip().lower()
+
+
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
     """What the mail's commands set going in the sender's game: the start, processing, the
     settings notice."""
     game = view.game
-    if reply.settings or reply.deadlines:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings, reply.deadlines))
+    if reply.settings or reply.deadline_moved:
+        reply.mails.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
@@ -190,7 +205,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
     processed = processing.when_ready(view, config, now)
     if processed:
         reply.mails.extend(processed)
-        reply.sections.append(processed_text(config, view, done))
+        reply.sections.append(processed_text(config, view, done, identity.me if identity is not None else None))
 
 
 _SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
@@ -233,7 +248,7 @@ def _game_over_limit(session: Session, config: Config, mail: IncomingMail, game:
     if verdict == ratelimit.TELL:
         section = render.section("player/game_rate_limited", game=game, limit=config.game_mails_per_minute)
         rendered = render.reply_mail(judge_context(config), "", [section], 1)
-        queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
+        queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 
 
 def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None:
@@ -244,10 +259,10 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
     else:
         section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
     rendered = render.reply_mail(judge_context(config), "", [section], 1)
-    queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 
 
 def _wrong_password(session: Session, config: Config, mail: IncomingMail, failure: str | None) -> None:
     sections = [render.wrong_password_text(), *([failure] if failure else [])]
     rendered = render.reply_mail(judge_context(config), "", sections, 1, original=masked(mail.text))
-    queue(session, [Mail.of(mail.sender, rendered, "reply")], in_reply_to=mail.message_id)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)

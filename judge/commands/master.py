@@ -18,6 +18,7 @@ from ..game import rollback as rollbacks
 from ..game.mails import Mail, context, masters
 from ..game.status import StatusError
 from ..game.view import GameView
+from ..store.games import Player
 from .outcome import Call, Copy, Identity, Outcome, said
 
 
@@ -35,13 +36,14 @@ def process(call: Call) -> Outcome:
             return call.error(f"The game is in {game.phase}, not {' '.join(cmd.args)}; nothing was processed.")
     done = game.phase or ""
     mails = processing.advance(view, call.config, call.now)
-    return said(processed_text(call.config, view, done), changed=True, mails=mails)
+    return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
 
 
-def processed_text(config: Config, view: GameView, done: str) -> str:
-    """The phase ``done`` was processed: the game's phase and deadline now."""
+def processed_text(config: Config, view: GameView, done: str, reader: Player | None = None) -> str:
+    """The phase ``done`` was processed: the game's phase and deadline now, in ``reader``'s
+    zone."""
     game = view.game
-    ctx = context(config, view)
+    ctx = context(config, view, reader)
     return render.section("player/processed", game=game.name, done=done, phase=game.phase,
                           finished=game.deadline is None,
                           deadline=ctx.when(game.deadline) if game.deadline else None)
@@ -112,14 +114,16 @@ def predict(call: Call) -> Outcome:
 
 
 def rollback(call: Call) -> Outcome:
-    """``ROLLBACK [turn_number|phase]``: back to before that turn (default: the last one)."""
+    """``ROLLBACK [turn_number|phase]``: back to before that turn (default: the last one).
+    The restored orders stand and may be changed: the turn is not processed in this mail,
+    but as usual once a player's mail completes the orders (or at the deadline)."""
     view = call.view
     try:
         done = rollbacks.rollback(view, call.config, rollbacks.target(view, call.cmd.text), call.now)
     except rollbacks.RollbackError as exc:
         return call.error(str(exc))
     return said(_done(call, "rolled_back", seq=done.record.seq, phase=done.record.phase, withdrawn=done.withdrawn,
-                      resumed=done.resumed), changed=True, mails=done.mails)
+                      resumed=done.resumed), mails=done.mails)
 
 
 def unstart(call: Call) -> Outcome:

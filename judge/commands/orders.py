@@ -136,7 +136,7 @@ def _after(call: Call, power: str, merge: game_orders.Merge) -> list[str]:
 
 def power_set_text(call: Call, power: str) -> str:
     """The power's whole order set as it stands, with completeness and the time left."""
-    return game_orders.set_text(call.view, call.config, power, call.now)
+    return game_orders.set_text(call.view, call.config, power, call.now, call.reader())
 
 
 def _for_any_power(call: Call, lines: list[str]) -> Outcome:

@@ -12,14 +12,16 @@ Handlers never touch shared state of the mail.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
-from ..game.mails import Mail
+from ..game.mails import Mail, context
 from ..game.view import GameView, view_of
+from ..game.zones import member_at, reader_zone
+from ..render import GameContext
 from ..store.games import MASTER, OBSERVER, Player, find_game
 from ..store.mail import File
 from .command import Command
@@ -65,6 +67,26 @@ class Call:
         assert self.identity is not None
         return self.identity.me
 
+    def reader(self, view: GameView | None = None) -> Player | None:
+        """The sender as a member of ``view`` (default: the signed-on game): the signed-on
+        member, else the member mailing from the sender's address, else None."""
+        view = view or (self.identity.view if self.identity is not None else None)
+        if view is None:
+            return None
+        if self.identity is not None and self.identity.view is view:
+            return self.identity.me
+        return member_at(view.game.players, self.sender)
+
+    def zone(self, view: GameView | None = None) -> tzinfo:
+        """The zone the sender reads and writes the game's dates in (``judge.game.zones``)."""
+        view = view or self.view
+        return reader_zone(self.reader(view), view.game, self.config)
+
+    def context(self, view: GameView | None = None) -> GameContext:
+        """The render context of ``view`` (default: the signed-on game) for the sender."""
+        view = view or self.view
+        return context(self.config, view, self.reader(view))
+
     def game_named(self, name: str, *, lock: bool = False) -> GameView | None:
         """The view of the game called ``name``, or None."""
         row = find_game(self.session, name, lock=lock)
@@ -105,7 +127,7 @@ class Outcome:
     errors: int = 0
     mails: tuple[Mail, ...] = ()
     settings: tuple[str, ...] = ()
-    deadlines: tuple[str, ...] = ()
+    deadline_moved: bool = False
     changed: bool = False
     signed_on: Identity | None = None
     about: GameView | None = None
@@ -122,8 +144,9 @@ def signon_failed(message: str | None = None) -> Outcome:
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),
-         settings: tuple[str, ...] = (), deadlines: tuple[str, ...] = ()) -> Outcome:
-    """An outcome that adds ``sections`` to the reply (``settings`` and ``deadlines``: texts
-    of changes everyone is told of, in one notice for the whole mail)."""
+         settings: tuple[str, ...] = (), deadline_moved: bool = False) -> Outcome:
+    """An outcome that adds ``sections`` to the reply (``settings``: texts of changes
+    everyone is told of, and ``deadline_moved``: the deadline moved, in one notice for the
+    whole mail)."""
     return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings,
-                   deadlines=deadlines)
+                   deadline_moved=deadline_moved)

@@ -13,12 +13,12 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import joining, listing, status, takeover
+from ..game import absences, joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
 from ..game.view import GameView
-from ..store.games import ACTIVE, PAUSED
+from ..store.games import ACTIVE, MASTER, PAUSED, Player
 from ..store.passwords import check_password
 from .outcome import Call, Identity, Outcome, said, signon_failed
 
@@ -32,7 +32,7 @@ def create(call: Call) -> Outcome:
     except JoinError as exc:
         return call.error(str(exc))
     me = view.members()[0]
-    ctx = context(call.config, view)
+    ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
                           powers=[p.name for p in view.map.powers])
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))
@@ -63,10 +63,11 @@ def signon(call: Call) -> Outcome:
     if me is None or not check_password(password, me.password_hash):
         return signon_failed()
     role = "Master" if letter == "M" else me.power or "Player"
-    ctx = context(call.config, view)
+    ctx = context(call.config, view, me)
     sections = [render.signon_text(ctx, role)]
     if letter == "M" and view.game.status in (ACTIVE, PAUSED):
         sections.append(render.power_orders_text(ctx, view.phase, listing.power_orders(view)))
+    sections.extend(absence_lines(call, view, me))
     return Outcome(reply=tuple(sections), signed_on=Identity(view, me))
 
 
@@ -78,7 +79,7 @@ def _join(call: Call, name: str, password: str) -> Outcome:
         joined = joining.join(view, call.sender, password)
     except JoinError as exc:
         return call.error(str(exc))
-    ctx = context(call.config, view)
+    ctx = context(call.config, view, joined.player)
     text = render.joined_text(ctx, joined.players, joined.needed, again=joined.again)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, joined.player))
 
@@ -98,8 +99,20 @@ def _observe(call: Call, view: GameView, password: str) -> Outcome:
     if found is None:
         return signon_failed()
     me, new = found
-    return Outcome(reply=(render.observe_text(context(call.config, view)),), changed=new,
+    return Outcome(reply=(render.observe_text(context(call.config, view, me)),), changed=new,
                    signed_on=Identity(view, me))
+
+
+def absence_lines(call: Call, view: GameView, me: Player) -> list[str]:
+    """The pending absences a member sees at sign-on (njudge ``display_absence``): the
+    master every member's, a player their own."""
+    pending = [(who, a, b) for who, a, b in absences.pending_lines(view, call.now)
+               if me.role == MASTER or who == me.power]
+    if not pending:
+        return []
+    ctx = context(call.config, view, me)
+    return [render.section("player/absences", game=view.name,
+                           absences=[(who, ctx.when(a), ctx.when(b)) for who, a, b in pending])]
 
 
 def set_preference(call: Call) -> Outcome:

@@ -20,7 +20,22 @@ from dataclasses import dataclass
 
 from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
-from . import clock, draws, info, master, orders, pictures, player, press, replyplay, signon, switches
+from . import (
+    clock,
+    draws,
+    info,
+    master,
+    orders,
+    people,
+    pictures,
+    player,
+    policy,
+    press,
+    replyplay,
+    settings,
+    signon,
+    switches,
+)
 from .command import ORDERS, STRAY_END, UNKNOWN
 from .outcome import Call, Outcome
 from .reading import Vocabulary, spelling
@@ -174,6 +189,24 @@ TABLE: tuple[Row, ...] = (
         frozenset({FORMING}), switches.set_manualstart),
     Row("SET AUTOSTART", _set("AUTOSTART", "AUTO START", "NOMANUALSTART", "NOMANUAL START"), MASTERS,
         frozenset({FORMING}), switches.set_autostart),
+    # -- game life A: clocks, lateness, absences, zones, player settings, records (issue 11) -------------
+    Row("SET START", _set("START"), MASTERS, NOT_OVER, clock.set_start),
+    Row("SET NMR", _set("NMR", "CD"), MASTERS, NOT_OVER, policy.set_nmr),
+    Row("SET NONMR", _set("NONMR", "NOCD"), MASTERS, NOT_OVER, policy.set_nonmr),
+    Row("SET REMINDER", _set("REMINDER", "REMIND"), MASTERS, NOT_OVER, policy.set_reminder),
+    Row("SET MAX ABSENCE", _set("MAX ABSENCE", "MAXABSENCE"), MASTERS, NOT_OVER, policy.set_max_absence),
+    Row("SET DEDICATION", _set("DEDICATION"), MASTERS, NOT_OVER, policy.set_dedication),
+    Row("SET ONTIMERAT", _set("ONTIMERAT", "ONTIME RATIO"), MASTERS, NOT_OVER, policy.set_ontimerat),
+    Row("SET RESRAT", _set("RESRAT", "CD RATIO"), MASTERS, NOT_OVER, policy.set_resrat),
+    Row("SET PASSWORD", _set("PASSWORD"), MEMBERS, None, settings.set_password),
+    Row("SET ADDRESS", _set("ADDRESS"), MEMBERS, None, settings.set_address),
+    Row("SET ZONE", _set("ZONE", "TIMEZONE", "TIME ZONE"), MEMBERS, None, settings.set_zone),
+    Row("SET ABSENCE", _set("ABSENCE", "VACATION", "VACATIONS", "HOLIDAY", "HOLIDAYS"), PLAYERS_AND_MASTERS,
+        NOT_OVER, settings.set_absence, action="set an absence"),
+    Row("SET NOABSENCE", _set("NOABSENCE", "NOVACATION", "NOVACATIONS", "NOHOLIDAY", "NOHOLIDAYS"),
+        PLAYERS_AND_MASTERS, NOT_OVER, settings.set_noabsence, action="cancel an absence"),
+    Row("WHOIS", ("WHOIS", "WHO IS", "WHO", "INFO PLAYER", "INFOPLAYER"), ANYONE, None, people.whois),
+    Row("GET DEDICATION", ("GET DEDICATION", "SEND DEDICATION"), ANYONE, None, people.get_dedication),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),

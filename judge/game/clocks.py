@@ -184,7 +184,14 @@ def deadline_after(clock: Clock, start: datetime, tz: tzinfo, *, not_before: dat
     earliest = start + timedelta(hours=max(clock.next, clock.min))
     if not_before is not None and not_before > earliest:
         earliest = not_before
-    local = _round_up(earliest).astimezone(tz)
+    return fit_deadline(clock, earliest, tz)
+
+
+def fit_deadline(clock: Clock, when: datetime, tz: tzinfo) -> datetime:
+    """The first moment not before ``when`` (rounded up to the minute) that the clock allows
+    for a deadline: at its ``clock`` time (when it has one) on one of its ``days``, in
+    ``tz``; in UTC."""
+    local = _round_up(when).astimezone(tz)
     at = None if clock.clock is None else time(clock.clock // 60 % 24, clock.clock % 60)
     return _fit(clock.days, local, at).astimezone(UTC)
 

@@ -3,13 +3,14 @@
 Two forms are read:
 
 - ISO 8601: ``2026-12-01 18:00 UTC``, ``2026-12-01T18:00:00+01:00``, ``2026-12-01 18:00``
-  (no zone: the judge's time zone), ``2026-12-01`` (at 23:30).
+  (no zone: the writer's time zone), ``2026-12-01`` (at 23:30).
 - njudge's words (``data/deadlines``): a weekday (``mon``), a month (``dec``), a day number,
   a four-digit year and a ``hh:mm`` time, in any order: ``Mon Dec 1 2026 18:00``, ``Jun 15``,
   ``15 Jun 23:30``, ``Tue``. A weekday alone means the next such day after today (beside a
   month or day it is only decoration, as in the judge's own date form); without a year the next occurrence is meant, and more than 120 days ahead is
   an error; a day without a month is the next date with that day number; a month without a
-  day is its last day; no time means 23:30. A trailing zone (``UTC``, ``GMT``, ``+0100``)
+  day is its last day; no time means 23:30 (the caller may choose another time of day:
+  SET DEADLINE takes the phase's clock time, an absence 0:00 and 23:59). A trailing zone (``UTC``, ``GMT``, ``+0100``)
   may be given.
 
 A deadline must lie in the future.
@@ -60,21 +61,28 @@ def _zone_of(text: str | None, default: tzinfo) -> tzinfo:
     return timezone(sign * timedelta(hours=int(m.group(2)), minutes=int(m.group(3))))
 
 
-def parse_deadline(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
-    """The aware UTC datetime ``text`` names (see the module docstring)."""
+def parse_deadline(text: str, now: datetime, tz: tzinfo = UTC, *, default_time: time = DEFAULT_TIME) -> datetime:
+    """The aware UTC datetime ``text`` names (see the module docstring); it must lie in the
+    future. ``default_time`` is the time of day when ``text`` gives none."""
+    return _future(parse_date(text, now, tz, default_time=default_time), now)
+
+
+def parse_date(text: str, now: datetime, tz: tzinfo = UTC, *, default_time: time = DEFAULT_TIME) -> datetime:
+    """What :func:`parse_deadline` reads, without requiring a future date (an absence may
+    start earlier today)."""
     words = text.strip().rstrip(".")
     if not words:
         raise DeadlineError("No date given; write it like 2026-12-01 18:00 UTC or Mon Dec 1 2026 18:00.")
     m = _ISO.match(words)
     if m:
         y, mo, d, hh, mm, ss, z = m.groups()
-        hour, minute = (int(hh), int(mm)) if hh is not None else (DEFAULT_TIME.hour, DEFAULT_TIME.minute)
+        hour, minute = (int(hh), int(mm)) if hh is not None else (default_time.hour, default_time.minute)
         try:
             local = datetime(int(y), int(mo), int(d), hour, minute, int(ss or 0), tzinfo=_zone_of(z, tz))
         except ValueError as exc:
             raise DeadlineError(f"Invalid date {text.strip()!r}: {exc}.") from None
-        return _future(local.astimezone(UTC), now)
-    return _future(_njudge(words, now, tz), now)
+        return local.astimezone(UTC)
+    return _njudge(words, now, tz, default_time=default_time)
 
 
 def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
@@ -94,7 +102,8 @@ def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
     return _njudge(words, now, tz, past=True)
 
 
-def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False) -> datetime:
+def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False,
+            default_time: time = DEFAULT_TIME) -> datetime:
     weekday = month = day = year = None
     at: time | None = None
     tz = default_tz
@@ -120,7 +129,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False)
         else:
             raise DeadlineError(f"Cannot read {token!r} in the date {text!r}.")
     today = now.astimezone(tz).date()
-    at = at or (time(0, 0) if past else DEFAULT_TIME)
+    at = at or (time(0, 0) if past else default_time)
     if weekday is not None and month is None and day is None:
         step = (weekday - today.weekday() - 1) % 7 + 1
         when = today + timedelta(days=step - 7 if past else step)

@@ -6,22 +6,22 @@ master's TERMINATE (njudge ``data/draws``, ``data/master``).
 ended and its summary (:mod:`.summary`: supply centres by year, who played each power and
 when, the deadlines each player missed). The final mail is kind ``ending``, public and kept
 in the archive (HISTORY shows it, also in its EXCLSTART form, as njudge keeps its draw
-notices). In a gunboat game the players' and observers' copy hides the addresses (that copy
-is the archive's) and the masters get theirs with the addresses.
+notices). It is rendered once per zone of its readers; in a gunboat game the players' and
+observers' copy hides the addresses (that copy is the archive's) and the masters get theirs
+with the addresses.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import render
 from ..config import Config
 from ..engine import Phase
 from ..store.games import FINISHED, TERMINATED
-from .gunboat import to_everyone
 from .lateness import stop_clock
-from .mails import Mail, context
+from .mails import Mail, per_zone
 from .summary import summary
 from .view import GameView
 
@@ -60,11 +60,12 @@ def finish(view: GameView, config: Config, how: str, winners: Sequence[str], *,
 
 def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str], during: Phase) -> list[Mail]:
     """The final mail to everyone (see the module docstring)."""
-    ctx = context(config, view)
     session, game = view.session, view.game
 
-    def mail(reveal: bool) -> render.Rendered:
-        return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal, through=during),
-                                    during, dias=game.dias)
+    def mail(reveal: bool) -> Callable[[render.GameContext], render.Rendered]:
+        def build(ctx: render.GameContext) -> render.Rendered:
+            return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal, through=during),
+                                        during, dias=game.dias)
+        return build
 
-    return to_everyone(view, mail, ENDING_KIND)
+    return per_zone(view, config, view.members(), mail(True), ENDING_KIND, masked=mail(False))

@@ -309,7 +309,7 @@ def read_now(view: GameView, power: str, lines: Sequence[str]) -> tuple[orders.M
 def _apply(view: GameView, config: Config, now: datetime, player: Player, due: _Due) -> Mail:
     power = player.power
     assert power is not None
-    ctx = context(config, view)
+    ctx = context(config, view, player)
     sections: list[str] = []
     errors = 0
     if due.row is not None:
@@ -319,7 +319,7 @@ def _apply(view: GameView, config: Config, now: datetime, player: Player, due: _
             player.wait = due.row.wait
         sections.append(render.order_lines_text([(r.text, r.errors, r.warnings) for r in shown])
                         if shown else render.section("player/future_none"))
-        sections.append(orders.set_text(view, config, power, now))
+        sections.append(orders.set_text(view, config, power, now, player))
         log.info("%s: orders entered in advance applied for %s in %s (%d error(s))", view.name, power,
                  view.phase.code, errors)
     mail = render.future_orders_mail(ctx, power, applied=due.row is not None, sections=sections,

@@ -1,10 +1,13 @@
 """Joining games: creating one, taking a place in a forming game, observing, preferences, and
 the start of a game when its last power is filled.
 
-A game is created by its master (``CREATE ?name password [variant] [option=value ...]``).
+A game is created by its master (``CREATE ?name password [variant] [option=value ...]``),
+with the judgekeeper's clocks and lateness settings (``[clocks]``, ``[games]``); the master
+changes them with SET commands in the same mail or later, before the start.
 Players take places with ``SIGNON ?name password`` while it forms; the same address signing
 on again does not take a second place: its password (and, in the same mail, its preference)
-is updated instead. When every power has a player the game starts: powers are assigned by
+is updated instead; a newcomer must meet the game's minimum record (:mod:`.records`). When
+every power has a player the game starts: powers are assigned by
 the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
 the start mail.
 """
@@ -23,13 +26,13 @@ from ..engine import OptionError, Options
 from ..maps import load_map
 from ..store.games import ACTIVE, FORMING, MASTER, OBSERVER, PLAYER, Game, Player, find_game
 from ..store.passwords import check_password, hash_password
-from . import notices
+from . import notices, records
 from .assign import assign, seed_for
 from .clocks import clocks_to_json, default_clocks
-from .deadlines import zone
 from .lateness import start_clock
 from .mails import Mail
 from .view import GameView, view_of
+from .zones import game_zone
 
 log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[a-z0-9]{1,8}$")
@@ -63,7 +66,8 @@ def create(session: Session, config: Config, name: str, password: str, words: li
         raise JoinError(str(exc)) from None
     clocks = clocks_to_json(default_clocks(config.clocks))
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks,
-                pictures=config.pictures)
+                pictures=config.pictures, nmr=config.nmr, reminder=config.reminder_hours,
+                max_absence=config.max_absence_days)
     session.add(game)
     session.flush()
     game.players.append(Player(game_id=game.id, email=master, password_hash=hash_password(password), role=MASTER))
@@ -90,6 +94,8 @@ def join(view: GameView, address: str, password: str) -> Joined:
         raise JoinError(f"Game '{game.name}' is not forming; it has all its players.")
     mine = next((p for p in view.members(PLAYER) if p.email == address and p.active), None)
     again = mine is not None
+    if mine is None and (why := records.may_join(view, address)) is not None:
+        raise JoinError(why)
     if mine is None:
         mine = Player(game_id=game.id, email=address, password_hash=hash_password(password), role=PLAYER)
         game.players.append(mine)
@@ -150,7 +156,7 @@ def begin(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game.status = ACTIVE
     game.manual_start = False
     game.seq = 1
-    start_clock(view, now, zone(config.timezone))
+    start_clock(view, now, game_zone(game, config))
     view.session.flush()
     log.info("game %s started; deadline %s", game.name, game.deadline)
     return notices.start(view, config)

@@ -3,7 +3,9 @@ master's view of every power's orders (Bug91-08), and WHOGAME.
 
 LIST leaves out the games set NOLIST (njudge: "a LIST command that lists all current games
 will not display this game"; ``LIST name`` still shows it). LIST FULL adds each game's
-players. A finished game's listing says how it ended and lists nobody as late. In a gunboat
+players. A running game's abandoned powers are listed as open for takeover (both in LIST
+and in LIST game, with the sign-on that takes one over). A finished game's listing says how
+it ended and lists nobody as late. In a gunboat
 game only the master sees the players' addresses (:mod:`.gunboat`).
 """
 
@@ -13,8 +15,21 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..engine import Position
-from ..store.games import FINISHED, FORMING, MASTER, OBSERVER, PLAYER, TERMINATED, Player, all_games
-from . import lateness, orders
+from ..store.games import (
+    ACTIVE,
+    FINISHED,
+    FORMING,
+    MASTER,
+    OBSERVER,
+    PAUSED,
+    PLAYER,
+    TERMINATED,
+    Game,
+    Player,
+    all_games,
+)
+from . import lateness, orders, records
+from .clocks import KIND_WORDS, clocks_of
 from .ending import ending_text
 from .gunboat import address_for, roster_for
 from .mails import role_of
@@ -34,15 +49,15 @@ def game_lines(session: Session, *, full: bool = False) -> list[render.GameLine]
         needed = len(view.map.powers) - players if g.status == FORMING else 0
         people = tuple(roster_for(view, None)) if full else ()
         lines.append(render.GameLine(g.name, view.map.title, g.phase, g.status, players, needed, people,
-                                     _openings(view)))
+                                     tuple(openings(view))))
     return lines
 
 
-def _openings(view: GameView) -> tuple[str, ...]:
-    """The abandoned powers of a running game, open for takeover."""
-    if not view.started or view.game.status in (FINISHED, TERMINATED, FORMING):
-        return ()
-    return tuple(p.name for p in view.map.powers if abandoned(view, p.name))
+def openings(view: GameView) -> list[str]:
+    """The abandoned powers of a running game, open for takeover, in map order."""
+    if not view.started or view.game.status not in (ACTIVE, PAUSED):
+        return []
+    return [p.name for p in view.map.powers if abandoned(view, p.name)]
 
 
 def power_orders(view: GameView) -> list[render.PowerOrders]:
@@ -74,18 +89,28 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
                 waiting.append(power)
     waiting.sort(key=view.power_rank)
     rows = [(role, status_of.get(role, ""), email) for role, email in roster_for(view, reader)]
+    vacant = openings(view)
+    for power in vacant:
+        rows.insert(_row_at(view, rows, power), (power, "open", f"(abandoned: SIGNON {view.map.power(power).letter}"
+                                                                 f"{game.name} password takes it over)"))
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
         ("Press", describe(rules_of(game))),
         ("Draws", _draws(view)),
         ("Flags", _flags(view)),
         ("Status", game.status.capitalize()),
+        ("Lateness", _lateness(game)),
+        ("Joining", _joining(game)),
         ("Winning Centers", str(view.map.victory)),
     ]
     missed = {p.power: p.nmr_count for p in view.members(PLAYER) if p.power} if position else {}
+    dedication = {p.email: records.record_of(view.session, p.email).dedication for p in view.members(PLAYER)}
     return render.Listing(
         position, game.deadline, game.grace_end, params, rows, waiting, missed,
         ended=ending_text(view), orders=power_orders(view) if for_master and position is not None and not over else None,
+        at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
+        earliest=game.start_at if game.start_at is not None and not over else None,
+        clocks=[f"{KIND_WORDS[k]:<7} {c.describe()}" for k, c in clocks_of(game.clocks).items()],
     )
 
 
@@ -98,7 +123,7 @@ def _draws(view: GameView) -> str:
 
 def _flags(view: GameView) -> str:
     game = view.game
-    flags = ["Gunboat" if game.gunboat else "", "Listed" if game.listed else "NoList",
+    flags = ["NMR" if game.nmr else "NoNMR", "Gunboat" if game.gunboat else "", "Listed" if game.listed else "NoList",
              "Manual start" if game.manual_start and game.status == FORMING else ""]
     return ", ".join(f for f in flags if f)
 
@@ -116,3 +141,29 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
     return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
+
+
+def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int:
+    """Where an open power's row goes among the player rows (map order, after the master)."""
+    rank = view.power_rank(power)
+    for i, (role, _, _) in enumerate(rows):
+        if role not in ("Master", "Observer") and view.power_rank(role) > rank or role == "Observer":
+            return i
+    return len(rows)
+
+
+def _lateness(game: Game) -> str:
+    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
+    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    return f"{reminder}, {absence}."
+
+
+def _joining(game: Game) -> str:
+    parts = []
+    if game.min_dedication is not None:
+        parts.append(f"Dedication: {game.min_dedication}")
+    if game.min_ontime is not None:
+        parts.append(f"Ontime ratio: {game.min_ontime:.3f}")
+    if game.max_cd_ratio is not None:
+        parts.append(f"CD ratio at most: {game.max_cd_ratio:.3f}")
+    return ", ".join(parts) + "." if parts else "anyone."

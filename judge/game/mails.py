@@ -4,12 +4,18 @@ Game operations return :class:`Mail` values instead of sending: a command handle
 in its outcome, a deadline job queues them itself (:func:`queue`), and either way they reach
 the outbox in the same transaction as the change that caused them. Every text comes from
 :mod:`judge.render`; this module picks the recipients and the render context.
+
+Dates are shown in the reader's zone (:mod:`.zones`): :func:`context` takes the reader, and
+:func:`per_zone` renders a mail to many readers once for each zone among them (the copy in
+the game's zone first: it is the archive's copy), so that everyone reads every date in their
+own zone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from email.utils import parseaddr
 
 from sqlalchemy.orm import Session
@@ -20,8 +26,8 @@ from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player, find_game
 from ..store.mail import File, queue_mail
 from . import tokens
-from .deadlines import zone
 from .view import GameView
+from .zones import game_zone, reader_zone, zone_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,9 @@ class Mail:
         return cls(recipients, rendered.subject, rendered.body, kind, view.name if view else None,
                    phase or (view.game.phase if view else None), archive, tuple(files))
 
+
+#: A mail's text rendered for one context (one zone of readers), see :func:`per_zone`.
+Build = Callable[[GameContext], Rendered]
 
 #: Mail kinds the game archive (HISTORY, the web archive) shows: what any observer reads.
 PUBLIC_KINDS = ("start", "result", "press", "notice", "ending")
@@ -83,18 +92,59 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
     return out
 
 
-def context(config: Config, view: GameView) -> GameContext:
-    """The render context of the game at its current phase (a gunboat game's variant reads
+def context(config: Config, view: GameView, reader: Player | None = None, *, tz: tzinfo | None = None) -> GameContext:
+    """The render context of the game at its current phase, for ``reader`` (their zone; no
+    reader: the game's zone), or in the zone ``tz`` (a gunboat game's variant reads
     ``Standard Gunboat``, as njudge names it)."""
     game = view.game
     options = ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items()))
     return GameContext(
         judge_code=config.code, judge_address=config.address, game=game.name, m=view.map,
-        tz=zone(config.timezone), calendar=view.board.rules.calendar, options_text=options,
+        tz=tz or reader_zone(reader, game, config), calendar=view.board.rules.calendar, options_text=options,
         variant_title=f"{view.map.title} Gunboat" if game.gunboat else None,
         phase=Phase.parse(game.phase) if game.phase else None, deadline=game.deadline,
         seq=max(game.seq, 1),
     )
+
+
+def sees_addresses(view: GameView, reader: Player | None) -> bool:
+    """Whether ``reader`` (None: someone outside the game) may see the players' addresses:
+    always, but in a gunboat game, where only its masters do (njudge: players' identities
+    are hidden from each other)."""
+    return not view.game.gunboat or (reader is not None and reader.role == MASTER and reader.active)
+
+
+def per_zone(view: GameView, config: Config, people: Iterable[Player], build: Build,
+             kind: str, phase: str | None = None, *, home: Rendered | None = None,
+             masked: Build | None = None, files: Sequence[File] = (), archive: bool = True) -> list[Mail]:
+    """One mail to ``people`` for each zone they read in (and, in a gunboat game, for whether
+    they may see the players' addresses), rendered by ``build`` with a context in that zone,
+    or by ``masked`` for those who may not (default: ``build``). The copy in the game's zone
+    that a player would read comes first: it is the archive's copy. ``home`` is the mail
+    already rendered in the game's zone (for those who see addresses), if the caller has it;
+    ``archive`` False keeps every copy out of the archive (another call made its copy)."""
+    home_zone = zone_name(game_zone(view.game, config))
+    groups: dict[tuple[str, bool], tuple[tzinfo, list[str]]] = {}
+    seen: set[str] = set()
+    for p in people:
+        if p.email in seen:
+            continue
+        seen.add(p.email)
+        tz = reader_zone(p, view.game, config)
+        sees = sees_addresses(view, p) or masked is None
+        groups.setdefault((zone_name(tz), sees), (tz, []))[1].append(p.email)
+    hide_first = view.game.gunboat and masked is not None
+    order = sorted(groups, key=lambda key: (key[0] != home_zone, key[1] == hide_first))
+
+    def text(key: tuple[str, bool]) -> Rendered:
+        name, sees = key
+        if name == home_zone and sees and home is not None:
+            return home
+        make = build if sees or masked is None else masked
+        return make(context(config, view, tz=groups[key][0]))
+
+    return [Mail.of(groups[key][1], text(key), kind, view, phase, archive=archive and i == 0, files=files)
+            for i, key in enumerate(order)]
 
 
 def judge_context(config: Config) -> JudgeContext:

@@ -29,6 +29,7 @@ from ..engine.orders import order_power
 from ..engine.parser import parse_orders
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.validation import check_order, check_order_set
+from ..store.games import Player
 from . import conditions
 from .mails import context
 from .view import Entry, GameView
@@ -199,12 +200,13 @@ def echo(board: Board, position: Position, power: str, entries: Sequence[Entry])
     return out
 
 
-def set_text(view: GameView, config: Config, power: str, now: datetime) -> str:
+def set_text(view: GameView, config: Config, power: str, now: datetime, reader: Player | None = None) -> str:
     """The power's whole order set as it stands, with completeness and the time left (the
-    reply to orders, and the mail of orders entered in advance)."""
+    reply to orders, and the mail of orders entered in advance), dated in ``reader``'s zone."""
     board, position = view.board, view.position
     entries = view.entries(power)
     need = required(board, position).get(power, 0)
-    return render.orders_text(context(config, view), power, echo(board, position, power, entries),
+    return render.orders_text(context(config, view, reader), power, echo(board, position, power, entries),
                               is_complete(board, position, power, entries), now,
-                              needed=need > 0, errors=view.errors(power), grace=view.game.grace_end)
+                              needed=need > 0, errors=view.errors(power), grace=view.game.grace_end,
+                              at_grace="process" if view.game.nmr else "abandon")

@@ -30,7 +30,7 @@ from ..store.games import FORMING, MASTER, OBSERVER, PLAYER, Player
 from ..store.held import PostalPress, postal_waiting
 from . import lateness, orders
 from .gunboat import is_gunboat
-from .mails import Mail, addresses, context, everyone, role_of
+from .mails import Mail, context, per_zone, role_of
 from .press_rules import (
     FAKE_ALWAYS,
     FAKE_BY_DEFAULT,
@@ -217,7 +217,7 @@ def deliver(view: GameView, config: Config, body: str, me: Player, request: Pres
             readers: Readers | None, grey: bool) -> tuple[str, list[Mail]]:
     """The press mails and the sender's reply section (the press as it went out, and who
     got it)."""
-    ctx = context(config, view)
+    ctx = context(config, view, me)
     real = None if readers is None else tuple(readers.roles)
     shown_list = shown_roles(view, me, request, readers)
     shown = PressHeader(me.email if _shows_address(view, me) and not grey else None,
@@ -229,15 +229,19 @@ def deliver(view: GameView, config: Config, body: str, me: Player, request: Pres
     else:
         copied = masters if view.game.all_press else [p for p in masters if p in readers.players]
         audience, kind = [*readers.players, *copied], "partial"
-    mail = render.press_mail(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients)
+    def press(ctx: render.GameContext) -> render.Rendered:
+        return render.press_mail(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients)
+
+    def master_copy(ctx: render.GameContext) -> render.Rendered:
+        return render.press_mail(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients,
+                                 truth=truth)
+
     if shown == truth:
-        mails = [Mail.of(addresses(audience), mail, kind, view)]
+        mails = per_zone(view, config, audience, press, kind)
     else:
         told = [p for p in masters if p in audience]
-        copy = render.press_mail(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients,
-                                 truth=truth)
-        mails = [Mail.of(addresses([p for p in audience if p not in told]), mail, kind, view),
-                 Mail.of(addresses(told), copy, kind, view, archive=False)]
+        mails = [*per_zone(view, config, [p for p in audience if p not in told], press, kind),
+                 *per_zone(view, config, told, master_copy, kind, archive=False)]
     sent = render.press_sent_text(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients)
     log.info("%s: %s press from %s to %s%s", view.name, "grey" if grey else "white", role_of(me),
              "everyone" if readers is None else ", ".join(readers.roles),
@@ -289,6 +293,6 @@ def postal_delivery(view: GameView, config: Config, done: Phase) -> list[Mail]:
     messages = [(PressHeader(None if gunboat and p.role != "Master" else p.author, p.role), p.body) for p in held]
     for p in held:
         p.delivered = True
-    mail = render.postal_press_mail(context(config, view), done, messages)
     log.info("%s: %d postal press message(s) of %s delivered", view.name, len(held), done.code)
-    return [Mail.of(everyone(view), mail, "press", view, done.code)]
+    return per_zone(view, config, view.members(), lambda ctx: render.postal_press_mail(ctx, done, messages),
+                    "press", done.code)

@@ -4,14 +4,17 @@ when the master says so.
 :func:`process_game` is what the scheduler calls when :func:`pending_deadlines` says a game
 is due. It locks the game's row (``SELECT ... FOR UPDATE``; on SQLite the write transaction
 already excludes others) and re-checks the clock under the lock, so two judge processes
-sharing one database process a phase (or send its late notice) once. The rules of when are
-in :mod:`.lateness`. :func:`advance` does the work: the engine adjudicates the stored orders,
-the phase is recorded (with the options it was judged by), missed orders are counted, waits
-and draw votes are cleared, the next phase and its deadline are stored, and the result mail
-is returned (with the game's final mail after a victory, :func:`judge.game.ending.finish`),
-all in the caller's transaction, followed by the mails of what was held for the phase's end
-(its postal press, the orders entered in advance for the next phase:
-:func:`judge.game.held.released`).
+sharing one database process a phase (or send one of its lateness notices) once: what was
+sent is recorded in the game's row in the same transaction as the mails. The rules of when
+are in :mod:`.lateness` and :mod:`.reminders`; :func:`due_work` is the state machine.
+:func:`advance` does the work: the engine adjudicates the stored orders, the phase is
+recorded (with the options it was judged by), each player's record counts it
+(:mod:`.records`), waits and draw votes are cleared, the next phase and its deadline are
+stored, and the result mail (one per zone of its readers, with the picture for those who
+want it) is returned (with the game's final mail after a victory,
+:func:`judge.game.ending.finish`), all in the caller's transaction, followed by the mails of
+what was held for the phase's end (its postal press, the orders entered in advance for the
+next phase: :func:`judge.game.held.released`).
 """
 
 from __future__ import annotations
@@ -24,14 +27,14 @@ from sqlalchemy.orm import Session
 from ..config import Config
 from ..engine import adjudicate
 from ..engine.adjustments import adjustment_counts
-from ..render import game_over_text, results_mail
+from ..render import GameContext, Rendered, game_over_text, results_mail
 from ..render.links import phase_url
 from ..store.games import ACTIVE, ELIMINATED, PLAYER, PhaseRecord, find_game, games_with_deadlines
-from . import draws, ending, held, lateness, notices
-from .deadlines import zone
-from .mails import Mail, addresses, context, queue
+from . import draws, ending, held, lateness, records, reminders
+from .mails import Mail, context, per_zone, queue
 from .pictures import picture_file, wants_pictures
 from .view import GameView, entries_to_json, view_of
+from .zones import game_zone
 
 log = logging.getLogger(__name__)
 
@@ -57,30 +60,36 @@ def process_game(session: Session, config: Config, game: str, now: datetime) -> 
 
 
 def due_work(view: GameView, config: Config, now: datetime) -> list[Mail] | None:
-    """What the judge must do for the game at ``now``: the mails of a processed phase or of
-    the late notices, or None when nothing is due."""
+    """What the judge must do for the game at ``now``, the lateness state machine: the
+    reminders before the deadline (:mod:`.reminders`); the phase processed when its orders
+    are all in (after the delay, or at the deadline), or at the end of grace in an NMR game;
+    otherwise the lateness notice due (late notice, abandonment, waiting for replacements).
+    The mails, ``[]`` when only the game's state moved on, None when nothing was due."""
     game = view.game
-    if game.process_at is not None and game.process_at <= now:
-        if lateness.all_in(view, now):
-            return advance(view, config, now)
+    mails: list[Mail] = []
+    acted = False
+    if reminders.reminder_due(view, now):
+        mails.extend(reminders.remind(view, config, now))
+        acted = True
+    if lateness.past_deadline(game, now):
+        if lateness.all_in(view, now) or (game.nmr and not lateness.in_grace(game, now)):
+            return mails + advance(view, config, now)
+        if reminders.notice_due(view, now):
+            mails.extend(reminders.late_notices(view, config, now))
+            acted = True
+    elif game.process_at is not None and game.process_at <= now:
+        if lateness.all_in(view, now) and lateness.may_start(game, now):
+            return mails + advance(view, config, now)
         game.process_at = None
-    if game.deadline is None or game.deadline > now:
-        return None
-    late = lateness.late_players(view)
-    if not late or not lateness.in_grace(game, now):
-        return advance(view, config, now)
-    if game.late_notice_sent:
-        return None
-    game.late_notice_sent = True
-    log.info("game %s: %s late for %s; grace ends %s", game.name, ", ".join(p.power or "" for p in late),
-             game.phase, game.grace_end)
-    return notices.late(view, config, late)
+        acted = True
+    return mails if acted else None
 
 
 def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
     """After a change to the game's orders or waits: if every order is in, process at once
-    when the clock's delay is 0, else set the moment to process (``process_at``); if they are
-    no longer all in, cancel it. The mails of a phase processed now."""
+    when the clock's delay is 0 (and ``min``/``SET START`` allow it), else set the moment to
+    process (``process_at``); if they are no longer all in, cancel it. The mails of a phase
+    processed now."""
     game = view.game
     if game.status != ACTIVE or game.deadline is None:
         return []
@@ -90,10 +99,12 @@ def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
     if lateness.past_deadline(game, now):
         return advance(view, config, now)
     if game.process_at is None:
-        delay = view.clock().delay
-        if delay <= 0:
+        at = now + timedelta(hours=view.clock().delay)
+        if game.start_at is not None and game.start_at > at:
+            at = game.start_at
+        if at <= now:
             return advance(view, config, now)
-        game.process_at = now + timedelta(hours=delay)
+        game.process_at = at
     return []
 
 
@@ -102,7 +113,7 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
     mails."""
     game = view.game
     board, position = view.board, view.position
-    missed = lateness.count_missed(view, now)
+    missed = records.count_phase(view, now)
     entries = view.all_entries()
     result = adjudicate(board, position, view.orders())
     seq = game.seq
@@ -121,23 +132,28 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
         game_over = game_over_text(board.map, result.winners)
         ended = ending.finish(view, config, ending.VICTORY, list(result.winners), during=position.phase)
     else:
-        lateness.start_clock(view, now, zone(config.timezone))
+        lateness.start_clock(view, now, game_zone(game, config))
     view.session.flush()
     link = phase_url(config.web_base_url, game.name, position.phase.code)
-    mail = results_mail(context(config, view), result, seq, game.deadline, game_over=game_over, link=link)
-    record.results = mail.body
+
+    def build(ctx: GameContext) -> Rendered:
+        return results_mail(ctx, result, seq, game.deadline, game_over=game_over, link=link)
+
+    home = build(context(config, view))
+    record.results = home.body
     log.info("game %s: processed %s (#%d) -> %s%s%s", game.name, position.phase.code, seq, result.next.phase.code,
              f", won by {', '.join(result.winners)}" if result.winners else "",
              f", missed by {', '.join(missed)}" if missed else "")
     readers = view.members()
     seeing = [p for p in readers if wants_pictures(view, p)]
-    blind = addresses([p for p in readers if p not in seeing])
+    blind = [p for p in readers if p not in seeing]
+    phase = position.phase.code
     mails = []
     if seeing:
         files = (picture_file(view, position, result),)
-        mails.append(Mail.of(addresses(seeing), mail, "result", view, position.phase.code, files=files))
+        mails.extend(per_zone(view, config, seeing, build, "result", phase, home=home, files=files))
     if blind:
-        mails.append(Mail.of(blind, mail, "result", view, position.phase.code, archive=not seeing))
+        mails.extend(per_zone(view, config, blind, build, "result", phase, home=home, archive=not seeing))
     return [*mails, *ended, *held.released(view, config, now, position.phase)]
 
 

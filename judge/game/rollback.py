@@ -34,11 +34,11 @@ from ..engine import Phase, PhaseError, Position
 from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
 from ..store.mail import withdraw_mails
 from . import draws, lateness
-from .deadlines import zone
 from .ending import ENDING_KIND
-from .mails import Mail, context, everyone
+from .mails import Mail, per_zone
 from .takeover import alive_powers
 from .view import GameView, entries_from_json
+from .zones import game_zone
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +109,12 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
             p.status = "active"
     draws.clear_votes(view)
     game.deadline = None
-    lateness.start_clock(view, now, zone(config.timezone))
+    lateness.start_clock(view, now, game_zone(view.game, config))
     session.flush()
     log.info("game %s rolled back to before %s (#%d); withdrawn: %s", game.name, record.phase, record.seq,
              ", ".join(phases))
-    ctx = context(config, view)
-    mail = render.rolled_back_mail(ctx, record.seq, phases, view.position, resumed=resumed,
-                                   restored=sorted(record.orders or {}, key=view.power_rank))
-    return RolledBack(record, phases, resumed, [Mail.of(everyone(view), mail, "notice", view)])
+    restored = sorted(record.orders or {}, key=view.power_rank)
+    mails = per_zone(view, config, view.members(),
+                     lambda ctx: render.rolled_back_mail(ctx, record.seq, phases, view.position, resumed=resumed,
+                                                         restored=restored), "notice")
+    return RolledBack(record, phases, resumed, mails)

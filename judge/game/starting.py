@@ -26,7 +26,7 @@ from ..config import Config
 from ..store.games import FORMING, PLAYER, OrderSet, phase_records
 from ..store.mail import withdraw_mails
 from . import draws, joining, lateness
-from .mails import Mail, context, everyone
+from .mails import Mail, per_zone
 from .status import StatusError
 from .view import GameView
 
@@ -64,5 +64,5 @@ def unstart(view: GameView, config: Config, now: datetime) -> list[Mail]:
     withdraw_mails(view.session, game.name, ["start"], None, now)
     view.session.flush()
     log.info("game %s unstarted by its master", game.name)
-    mail = render.unstarted_mail(context(config, view), len(view.members(PLAYER)), len(view.map.powers))
-    return [Mail.of(everyone(view), mail, "notice", view)]
+    players, powers = len(view.members(PLAYER)), len(view.map.powers)
+    return per_zone(view, config, view.members(), lambda ctx: render.unstarted_mail(ctx, players, powers), "notice")

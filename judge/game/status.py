@@ -16,9 +16,9 @@ from ..config import Config
 from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, OBSERVER, PAUSED, RESIGNED, TERMINATED, Player
 from ..store.passwords import check_password
 from . import ending, lateness, notices
-from .deadlines import zone
 from .mails import Mail
 from .view import GameView
+from .zones import game_zone
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def resume(view: GameView, config: Config, now: datetime) -> list[Mail]:
         raise StatusError(f"Game '{game.name}' is {game.status}; only a paused game can be resumed.")
     game.status = ACTIVE
     if game.deadline is None or game.deadline <= now:
-        lateness.start_clock(view, now, zone(config.timezone))
+        lateness.start_clock(view, now, game_zone(game, config))
     log.info("game %s resumed by its master", game.name)
     return notices.state_changed(view, config, "resumed")
 

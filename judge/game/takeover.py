@@ -1,18 +1,27 @@
-"""Taking over an abandoned power (njudge Bug91-16) and a resigned player's comeback
-(Bug91-14).
+"""Taking over an abandoned power (njudge Bug91-16) and a player's comeback (Bug91-14).
 
-A power is abandoned when its player resigned or was ejected and it still has a unit or a
-supply centre. ``SIGNON <letter><game> <password>`` for an abandoned power of an active or
-paused game gives it to the sender (njudge: "taken over by anyone ... merely by signing on
-with any password"; this judge needs no master's approval): the password given becomes the
-power's password. If the sender is the player who resigned it and gives the old password,
-that player returns instead. The master cannot take a power, and an ejected player cannot
-take back the power they were ejected from.
+A power is abandoned when its player resigned, was ejected or was abandoned at the end of
+grace (NoNMR, :mod:`.lateness`) and it still has a unit or a supply centre; ``LIST`` shows
+it as open. ``SIGNON <letter><game> <password>`` for an abandoned power of an active or
+paused game gives it to the sender (njudge: "taken over by anyone not already playing a
+power in the game merely by signing on with any password"; this judge needs no master's
+approval): the password given becomes the power's password. If the sender is the player who
+left it (resigned or abandoned) and gives the old password, that player returns instead. The
+master cannot take a power, an ejected player cannot take back the power they were ejected
+from, and the game's minimum record (:mod:`.records`) applies to newcomers.
 
-The newcomer gets the ``Power Assignment`` mail (the power, the position and the deadline);
-everyone else is told (the master with the newcomer's address, the others without, as
-njudge does). If less than a phase's usual time is left, the deadline moves to the usual
-time from now so that the newcomer can order, and grace moves with it.
+The newcomer's place is a new player row, so their record starts clean while the old
+player's keeps the phases missed and the abandonment.
+
+njudge's rule for the clock (``mail.c``, 1.7): once no other power is left abandoned, the
+deadline is set again as for a phase starting now, never earlier than it was (the clock's
+``next`` hours at its time and days, past absences), grace ends its hours after that and
+never earlier than it did, and a wait is placed on every active player (on those with
+orders to give, in a game without press) so that the newcomer has time to talk before the
+phase is processed. Everyone is told: the newcomer gets the ``Power Assignment`` mail (the
+power, the position and the deadline); the others a notice (the master with the newcomer's
+address, the others without, as njudge does; the master's copy, with the address, stays
+out of the public archive).
 """
 
 from __future__ import annotations
@@ -23,13 +32,13 @@ from datetime import datetime
 
 from .. import render
 from ..config import Config
-from ..store.games import ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
+from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
 from ..store.passwords import check_password, hash_password
-from .clocks import deadline_after
-from .deadlines import zone
-from .lateness import move_deadline
-from .mails import Mail, context
+from . import absences, lateness, orders, records
+from .clocks import deadline_after, grace_after
+from .mails import Mail, context, per_zone
 from .view import GameView
+from .zones import game_zone
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +66,16 @@ def abandoned(view: GameView, power: str) -> bool:
 
 
 def refusal(view: GameView, power: str, sender: str) -> str | None:
-    """Why ``sender`` may not take ``power`` over, or None."""
+    """Why ``sender`` (not returning to the power) may not take ``power`` over, or None."""
     game = view.game
     if any(p.role == MASTER and p.email == sender and p.active for p in game.players):
         return f"The master of game '{game.name}' cannot take over a power."
     if any(p.power == power and p.email == sender and p.status == EJECTED for p in game.players):
         return f"You were ejected from {power} in game '{game.name}'; ask the master."
-    return None
+    playing = next((p.power for p in view.members(PLAYER) if p.email == sender and p.active and p.power), None)
+    if playing is not None:
+        return f"You are already playing {playing} in game '{game.name}'."
+    return records.may_join(view, sender)
 
 
 def take_over(view: GameView, config: Config, letter: str, sender: str, password: str,
@@ -74,18 +86,18 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
     power = view.map.power_by_letter.get(letter)
     if power is None or game.status not in (ACTIVE, PAUSED) or not abandoned(view, power.name):
         return None
-    why = refusal(view, power.name, sender)
-    if why is not None:
-        return why
     old = next((p for p in game.players if p.power == power.name and p.email == sender
-                and p.status == RESIGNED and check_password(password, p.password_hash)), None)
-    if old is not None:
+                and p.status in (RESIGNED, ABANDONED) and check_password(password, p.password_hash)), None)
+    if old is None:
+        why = refusal(view, power.name, sender)
+        if why is not None:
+            return why
+        me = Player(game_id=game.id, email=sender, password_hash=hash_password(password), role=PLAYER,
+                    power=power.name, took_over=True)
+        game.players.append(me)
+    else:
         old.status = "active"
         me = old
-    else:
-        me = Player(game_id=game.id, email=sender, password_hash=hash_password(password), role=PLAYER,
-                    power=power.name)
-        game.players.append(me)
     view.session.flush()
     moved = _give_time(view, config, now)
     log.info("%s: %s %s %s", game.name, sender, "returned as" if old else "took over", power.name)
@@ -93,34 +105,50 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
 
 
 def _give_time(view: GameView, config: Config, now: datetime) -> bool:
-    """Move the deadline to a phase's usual time from now if it is sooner; True if moved."""
+    """njudge's rule (module docstring): once no power is left abandoned, the deadline and
+    grace as for a phase starting now (never earlier) and a wait on every active player.
+    True if so (the deadline and grace are then announced, even when unchanged)."""
     game = view.game
-    if game.deadline is None:
+    if game.deadline is None or lateness.open_powers(view):
         return False
-    usual = deadline_after(view.clock(), now, zone(config.timezone))
-    if usual <= game.deadline:
-        return False
-    move_deadline(view, usual, zone(config.timezone))
+    tz = game_zone(game, config)
+    clock = view.clock()
+    deadline = absences.adjust(view, deadline_after(clock, now, tz, not_before=game.deadline), clock, tz)
+    if deadline > game.deadline:
+        lateness.move_deadline(view, deadline, tz)
+    grace = grace_after(clock, game.deadline, tz)
+    if game.grace is None or grace > game.grace:
+        game.grace = grace
+    need = set(orders.required(view.board, view.position))
+    for p in view.members(PLAYER):
+        if p.active and (game.press != "none" or p.power in need):
+            p.wait = True
     return True
 
 
 def _announce(view: GameView, config: Config, me: Player, *, returned: bool, moved: bool) -> TakenOver:
-    ctx = context(config, view)
     game = view.game
-    assert me.power is not None
+    power = me.power
+    assert power is not None
     grace = game.grace_end
-    when = {"deadline": ctx.when(game.deadline) if moved and game.deadline else None,
-            "grace": ctx.when(grace) if moved and grace else None}
+
+    def when(ctx: render.GameContext) -> dict[str, str | None]:
+        return {"deadline": ctx.when(game.deadline) if moved and game.deadline else None,
+                "grace": ctx.when(grace) if moved and grace else None}
+
     others = [p for p in view.members() if p is not me]
     mails: list[Mail] = []
     for master in (False, True):
-        to = [p.email for p in others if (p.role == MASTER) == master]
-        if to:
-            shown = master or (returned and not game.gunboat)
-            mails.append(Mail.of(to, render.takeover_mail(ctx, me.power, me.email if shown else None,
-                                                          returned=returned, **when), "notice", view))
-    selected = render.selected_mail(ctx, me.power, None, view.position, game.deadline)
+        shown = me.email if master or (returned and not game.gunboat) else None
+
+        def build(ctx: render.GameContext, shown: str | None = shown) -> render.Rendered:
+            return render.takeover_mail(ctx, power, shown, returned=returned, wait_set=moved, **when(ctx))
+
+        kind = "private" if master else "notice"
+        mails.extend(per_zone(view, config, [p for p in others if (p.role == MASTER) == master], build, kind))
+    ctx = context(config, view, me)
+    selected = render.selected_mail(ctx, power, None, view.position, game.deadline)
     mails.append(Mail.of(me.email, selected, "selected", view))
-    reply = render.section("player/takeover", game=game.name, power=me.power, returned=returned,
-                           letter=render.role_letter(ctx, me.power), **when)
+    reply = render.section("player/takeover", game=game.name, power=power, returned=returned,
+                           letter=render.role_letter(ctx, power), wait_set=moved, **when(ctx))
     return TakenOver(me, reply, mails)

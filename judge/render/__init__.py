@@ -12,6 +12,7 @@ from .catalogue import CATALOGUE, Entry
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import section
 from .formats import ALLOWED_NOTES, format_deadline, time_left
+from .lateness import absence_mail, late_mail, member_changed_mail, reminder_mail, waiting_mail
 from .listing import (
     GameLine,
     HelpTopicError,
@@ -34,8 +35,6 @@ from .notices import (
     game_end_mail,
     game_start_mail,
     game_state_mail,
-    late_master_mail,
-    late_player_mail,
     postal_press_mail,
     press_mail,
     press_sent_text,
@@ -66,14 +65,14 @@ from .results import game_over_text, results_mail
 from .summary import Summary, Tenure, summary_text
 
 __all__ = [
-    "ALLOWED_NOTES", "CATALOGUE", "Context", "Entry", "GameContext", "GameLine", "HelpTopicError",
-    "adjustments_text", "eject_mail", "error_text", "format_deadline", "future_orders_mail", "game_end_mail",
-    "game_list_text", "game_over_text", "game_start_mail", "game_state_mail", "help_mail", "help_text",
-    "help_topics", "history_text", "joined_text", "JudgeContext", "late_master_mail", "late_player_mail",
-    "list_text", "Listing", "Member", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
+    "absence_mail", "adjustments_text", "ALLOWED_NOTES", "CATALOGUE", "Context", "eject_mail", "Entry",
+    "error_text", "format_deadline", "future_orders_mail", "game_end_mail", "game_list_text", "game_over_text",
+    "game_start_mail", "game_state_mail", "GameContext", "GameLine", "help_mail", "help_text", "help_topics",
+    "HelpTopicError", "history_text", "joined_text", "JudgeContext", "late_mail", "list_text", "Listing", "Member",
+    "member_changed_mail", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
     "power_orders_text", "PowerOrders", "preference_text", "press_mail", "press_sent_text", "PressHeader",
-    "promoted_mail", "refusal_text", "Rendered", "reply_mail", "resign_mail", "results_mail", "role_letter",
-    "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
-    "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "who_game_text",
-    "wrong_password_text",
+    "promoted_mail", "refusal_text", "reminder_mail", "Rendered", "reply_mail", "resign_mail", "results_mail",
+    "role_letter", "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
+    "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "waiting_mail",
+    "who_game_text", "wrong_password_text",
 ]

@@ -60,8 +60,21 @@ CATALOGUE: tuple[Entry, ...] = (
           "reply"),
     # -- mails to one player or to the master ----------------------------------------------------
     Entry("player/selected", MAIL, "a power given to a player after the start", "selected"),
-    Entry("player/late", MAIL, "to a late player: the deadline passed, when grace ends", "late"),
-    Entry("master/late", MAIL, "to the master: the powers late at the deadline", "notice"),
+    # -- game life A: lateness, absences, settings, records (issue 11) -------------------------------
+    Entry("player/reminder", MAIL, "before the deadline, to a player without complete orders", "reminder"),
+    Entry("all/late", MAIL, "at the deadline and each day of grace: the late and abandoned powers", "notice"),
+    Entry("all/waiting", MAIL, "end of grace (NoNMR) and every two days: abandoned powers wait for a takeover",
+          "notice"),
+    Entry("master/absence", MAIL, "to the master: a player's absence declared, cancelled or over the limit",
+          "private"),
+    Entry("master/member_changed", MAIL, "to the master: a member's mail goes to a new address", "private"),
+    Entry("player/absence", SECTION, "SET ABSENCE / SET NOABSENCE acknowledged, the pending absences"),
+    Entry("player/absences", SECTION, "the pending absences shown at sign-on (the master sees all)"),
+    Entry("player/setting", SECTION, "SET PASSWORD, SET ADDRESS, SET ZONE acknowledged"),
+    Entry("player/whois", SECTION, "WHOIS / GET DEDICATION: a record and its games"),
+    Entry("all/start_set", SECTION, "SET START (also in the settings notice)"),
+    Entry("all/zone_set", SECTION, "the game's time zone set (also in the settings notice)"),
+    Entry("all/policy_set", SECTION, "NMR, reminder, absence and membership settings (also in the notice)"),
     # -- reply sections ---------------------------------------------------------------------------
     Entry("player/error", SECTION, "a refused command: its line and why"),
     Entry("player/refused", SECTION, "a command the table does not allow this sender or game state"),

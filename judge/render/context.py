@@ -43,6 +43,7 @@ class GameContext:
     ``phase``, ``deadline`` and ``seq`` are the game's current phase, that phase's deadline
     and its number (``dt.001``); replies print them in the ``:: Deadline:`` header and the
     "orders for" line. A result mail takes the next phase and deadline from its arguments.
+    ``tz`` is the zone of the mail's readers (``judge.game.zones``).
     """
 
     judge_code: str
@@ -82,8 +83,10 @@ class GameContext:
         return f"{base} - {self.phase.code}" if self.phase is not None else base
 
     def when(self, dt: datetime) -> str:
-        """A time in the game's zone, in the classic form."""
-        return formats.format_deadline(dt, self.tz)
+        """A time in the reader's zone, in the classic form with the zone's name
+        (:func:`judge.render.formats.format_when`); the ``:: Deadline:`` header keeps the
+        classic form alone, for the mapping tools."""
+        return formats.format_when(dt, self.tz)
 
 
 Context = GameContext | JudgeContext

@@ -35,6 +35,15 @@ def format_deadline(dt: datetime, tz: tzinfo) -> str:
     )
 
 
+def format_when(dt: datetime, tz: tzinfo) -> str:
+    """A date as a person reads it: the classic form in their zone ``tz``, followed by the
+    zone's name when it is not UTC, so that the reader sees which zone the time is in
+    (``Sun Mar 29 2026 23:30:00 +0100 (Europe/London)``)."""
+    name = getattr(tz, "key", None)
+    text = format_deadline(dt, tz)
+    return f"{text} ({name})" if name and name not in ("UTC", "Etc/UTC") else text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 unit`` / ``2 units`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -49,10 +49,14 @@ class Listing:
     """What ``LIST game`` shows besides the context (Bug91-11).
 
     ``parameters`` are ``(name, value)`` rows (``("Press", "White, Partial Allowed")``);
-    ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``late``,
+    ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``open``,
     ``""``); ``missed`` how many deadlines each power's player has missed (njudge's late
-    count, printed after the status); ``waiting`` the powers that still owe orders.
-    ``position`` is None while the game is forming."""
+    count, printed after the status); ``dedication`` each player's dedication on the judge
+    (by address, njudge's column); ``waiting`` the powers that still owe orders; ``vacant``
+    the abandoned powers open for takeover; ``earliest`` when the phase may be processed at
+    the earliest (njudge's "The earliest orders will be processed"); ``clocks`` the lines of
+    the game's clock per phase kind (``Move    clock 1410 min 12.00 ...``). ``position`` is
+    None while the game is forming."""
 
     position: Position | None
     deadline: datetime | None = None
@@ -64,6 +68,10 @@ class Listing:
     ended: str | None = None
     orders: Sequence[PowerOrders] | None = None
     at_grace: str = "process"
+    dedication: Mapping[str, int] = field(default_factory=dict)
+    vacant: Sequence[str] = ()
+    earliest: datetime | None = None
+    clocks: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +123,10 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         counts=count_lines(ctx.m, pos) if pos is not None else [],
         ended=listing.ended,
         at_grace=listing.at_grace,
+        dedication=dict(listing.dedication),
+        vacant=list(listing.vacant),
+        earliest=ctx.when(listing.earliest) if listing.earliest else None,
+        clocks=list(listing.clocks),
     )
     if listing.orders is not None and pos is not None:
         text = text.rstrip("\n") + "\n\n" + power_orders_text(ctx, pos.phase, listing.orders) + "\n"

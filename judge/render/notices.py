@@ -185,22 +185,6 @@ def postal_press_mail(ctx: GameContext, done: Phase, messages: Sequence[tuple[Pr
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.code} Postal Press", body)
 
 
-def late_player_mail(ctx: GameContext, power: str, grace: datetime) -> Rendered:
-    """To a late player: its orders were not in at the deadline; when grace ends."""
-    assert ctx.phase is not None and ctx.deadline is not None
-    body = render("player/late", header=ctx.header, power=power, game=ctx.game,
-                  title=ctx.calendar.phase_title(ctx.phase), deadline=ctx.when(ctx.deadline), grace=ctx.when(grace))
-    return Rendered(f"{ctx.subject_prefix} Late Notice: {power}", body)
-
-
-def late_master_mail(ctx: GameContext, powers: Sequence[str], grace: datetime) -> Rendered:
-    """To the master: who is late at the deadline, and when grace ends."""
-    assert ctx.phase is not None
-    body = render("master/late", header=ctx.header, game=ctx.game, title=ctx.calendar.phase_title(ctx.phase),
-                  powers=list(powers), grace=ctx.when(grace))
-    return Rendered(f"{ctx.subject_prefix} Late: {', '.join(powers)}", body)
-
-
 def settings_mail(ctx: GameContext, changes: Sequence[str], deadlines: Sequence[str] = ()) -> Rendered:
     """To everyone: every setting and deadline the master changed in one mail (njudge's
     ``Deadline Changed`` when only deadlines moved)."""
@@ -254,11 +238,12 @@ def promoted_mail(ctx: GameContext, address: str, by: str) -> Rendered:
 
 
 def takeover_mail(ctx: GameContext, power: str, address: str | None, *, returned: bool,
-                  deadline: str | None, grace: str | None) -> Rendered:
+                  deadline: str | None, grace: str | None, wait_set: bool = False) -> Rendered:
     """To the others: ``power`` was taken over (by ``address`` when it may be shown) or its
-    player returned; the deadline and grace when they moved."""
+    player returned; the deadline and grace when they were set again, and whether a wait was
+    placed on every active player (njudge)."""
     body = render("all/takeover", header=ctx.header, game=ctx.game, power=power, address=address,
-                  returned=returned, deadline=deadline, grace=grace)
+                  returned=returned, deadline=deadline, grace=grace, wait_set=wait_set)
     what = "player returned as" if returned else "Takeover of"
     return Rendered(f"{ctx.subject_prefix} {what} {power}", body)
 

@@ -53,12 +53,14 @@ required to set the 'has submitted orders' status").
 
 from __future__ import annotations
 
-from datetime import datetime
+import math
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -72,9 +74,7 @@ from .base import Base, utcnow
 
 FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "finished", "terminated"
 PLAYER, OBSERVER, MASTER = "player", "observer", "master"
-RESIGNED, EJECTED, ELIMINATED = "resigned", "ejected", "eliminated"
-
-
+RESIGNED, EJECTED, ELIMINATED, ABANDONED = "resigned", "ejected", "eliminated", "abandoned"
 
 class Game(Base):
     """One game of Diplomacy on one map."""
@@ -116,6 +116,16 @@ class Game(Base):
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
     rollbacks: Mapped[int] = mapped_column(Integer, default=0)
+    nmr: Mapped[bool] = mapped_column(Boolean, default=False)
+    reminder: Mapped[float] = mapped_column(Float, default=8.0)
+    reminded_for: Mapped[datetime | None] = mapped_column(default=None)
+    late_notices: Mapped[int] = mapped_column(Integer, default=0)
+    start_at: Mapped[datetime | None] = mapped_column(default=None)
+    zone: Mapped[str | None] = mapped_column(String(64), default=None)
+    max_absence: Mapped[int] = mapped_column(Integer, default=15)
+    min_dedication: Mapped[int | None] = mapped_column(Integer, default=None)
+    min_ontime: Mapped[float | None] = mapped_column(Float, default=None)
+    max_cd_ratio: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -132,12 +142,9 @@ class Game(Base):
 
     @property
     def next_due(self) -> datetime | None:
-        """The next moment the judge must act: the deadline (or the end of grace once the
-        late notice has gone out), or ``process_at`` when that comes first."""
-        due = self.grace_end if self.late_notice_sent else self.deadline
-        if self.process_at is not None and (due is None or self.process_at < due):
-            return self.process_at
-        return due
+        """The next moment the judge must act (see :func:`next_due`)."""
+        return next_due(self.deadline, self.grace, self.process_at, self.reminder, self.reminded_for,
+                        self.late_notices)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.status}, {self.phase})"
@@ -150,7 +157,7 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    email: Mapped[str] = mapped_column(String(320))
+    email: Mapped[str] = mapped_column(String(320), index=True)
     power: Mapped[str | None] = mapped_column(String(32), default=None)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default=PLAYER)
@@ -165,8 +172,18 @@ class Player(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     since_phase: Mapped[str | None] = mapped_column(String(16), default=None)
     until_phase: Mapped[str | None] = mapped_column(String(16), default=None)
+    zone: Mapped[str | None] = mapped_column(String(64), default=None)
+    on_time: Mapped[int] = mapped_column(Integer, default=0)
+    late_phases: Mapped[int] = mapped_column(Integer, default=0)
+    late_notices: Mapped[int] = mapped_column(Integer, default=0)
+    was_late: Mapped[bool] = mapped_column(Boolean, default=False)
+    took_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    abandonments: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="players")
+    absences: Mapped[list[Absence]] = relationship(
+        back_populates="player", cascade="all, delete-orphan", order_by="Absence.starts"
+    )
 
     @property
     def active(self) -> bool:
@@ -174,6 +191,23 @@ class Player(Base):
 
     def __repr__(self) -> str:
         return f"Player({self.email!r}, {self.role}, {self.power})"
+
+
+class Absence(Base):
+    """A period a player or master declared they are away (njudge ``data/absence``): a later
+    deadline that would fall in it moves to its end. ``by_master``: set by a master, so the
+    game's ``max_absence`` does not bound it."""
+
+    __tablename__ = "absence"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), index=True)
+    starts: Mapped[datetime]
+    ends: Mapped[datetime]
+    by_master: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    player: Mapped[Player] = relationship(back_populates="absences")
 
 
 class OrderSet(Base):
@@ -265,19 +299,58 @@ def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> l
     return list(session.scalars(stmt))
 
 
+def game_absences(session: Session, game: Game) -> list[Absence]:
+    """Every absence declared in ``game`` (one query, not one per player)."""
+    stmt = select(Absence).join(Player, Absence.player_id == Player.id).where(Player.game_id == game.id)
+    return list(session.scalars(stmt))
+
+
+def players_with_address(session: Session, address: str) -> list[Player]:
+    """Every place ``address`` has or had in any game (WHOIS), oldest first."""
+    stmt = select(Player).where(Player.email == address.strip().lower()).order_by(Player.id)
+    return list(session.scalars(stmt))
+
+
+#: Lateness notices come once a day during grace, then every two days while the game waits
+#: for replacements (njudge).
+NOTICE_EVERY = timedelta(hours=24)
+WAITING_EVERY = timedelta(hours=48)
+
+
+def notice_moment(deadline: datetime, grace_end: datetime, count: int) -> datetime:
+    """When the lateness notice number ``count`` (0: the deadline's) of a phase is due: the
+    deadline and each day of grace after it, then the end of grace and every two days after."""
+    in_grace = max(0, math.ceil((grace_end - deadline) / NOTICE_EVERY))
+    if count < in_grace:
+        return deadline + count * NOTICE_EVERY
+    return grace_end + (count - in_grace) * WAITING_EVERY
+
+
+def next_due(deadline: datetime | None, grace: datetime | None, process_at: datetime | None, reminder: float,
+             reminded_for: datetime | None, late_notices: int) -> datetime | None:
+    """The next moment the judge must look at an active game: the reminder before the
+    deadline (unless it went out for this deadline), the deadline's and grace's lateness
+    notices and the end of grace (:func:`notice_moment`), or ``process_at`` when that comes
+    first."""
+    if deadline is None:
+        return process_at
+    grace_end = deadline if grace is None or grace < deadline else grace
+    due = notice_moment(deadline, grace_end, late_notices)
+    if reminder > 0 and reminded_for != deadline:
+        due = min(due, deadline - timedelta(hours=reminder))
+    if process_at is not None:
+        due = min(due, process_at)
+    return due
+
+
 def games_with_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(name, next moment due) of every active game with a deadline, soonest first: the
-    deadline, or the end of grace once the phase's late notice went out, or the moment
-    its complete orders are to be processed when that comes first."""
-    stmt = select(Game.name, Game.deadline, Game.grace, Game.late_notice_sent, Game.process_at).where(
-        Game.status == ACTIVE, Game.deadline.is_not(None)
-    )
+    """(name, next moment due) of every active game with a deadline, soonest first
+    (:func:`next_due`)."""
+    stmt = select(Game.name, Game.deadline, Game.grace, Game.process_at, Game.reminder, Game.reminded_for,
+                  Game.late_notices).where(Game.status == ACTIVE, Game.deadline.is_not(None))
     due: list[tuple[str, datetime]] = []
-    for name, deadline, grace, late, process_at in session.execute(stmt):
-        if deadline is None:
-            continue
-        when = max(deadline, grace) if late and grace is not None else deadline
-        if process_at is not None and process_at < when:
-            when = process_at
-        due.append((name, when))
+    for name, *columns in session.execute(stmt):
+        when = next_due(*columns)
+        if when is not None:
+            due.append((name, when))
     return sorted(due, key=lambda item: item[1])

@@ -12,7 +12,7 @@
 - ``outbox_message.withdrawn_at``: when a mail was withdrawn from the archive by a rollback.
 
 Revision ID: 0007_master
-Revises: 0005_orders_clocks
+Revises: 0006_lateness
 Create Date: 2026-12-03
 """
 
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_master"
-down_revision = "0005_orders_clocks"
+down_revision = "0006_lateness"
 branch_labels = None
 depends_on = None
 

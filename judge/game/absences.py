@@ -1,0 +1,167 @@
+"""Absences: periods a player or master will be away, and the deadlines they push back
+(njudge ``data/absence``).
+
+- ``SET ABSENCE start [TO end]`` declares an absence; without an end it lasts 24 hours.
+  Neither date may be before today; without a time the start is at 0:00 and the end at
+  23:59 (in the writer's zone). An end before the start is refused. At most
+  :data:`MAX_PENDING` absences may be pending for one player; overlapping absences count
+  separately.
+- A player's absence may last at most the game's ``max_absence`` days (njudge's default 15;
+  ``SET MAX ABSENCE 0`` forbids absences). A longer request is refused and the master told:
+  the master may declare it, as a master's absence has no bound.
+- ``SET NOABSENCE date`` cancels the first pending absence that includes the date (with no
+  time given: that touches the day).
+- Declaring an absence never moves the current deadline. When a phase starts, its deadline
+  is computed as usual; then, while an absence of an active player or master covers it
+  (starts at or before it and ends after it), the deadline moves to the end of that absence
+  and again to the clock's time and days (:func:`adjust`). Absences over by then are
+  forgotten (:func:`expire`).
+
+The master is told of every absence a player declares or cancels, and sees the pending ones
+(:func:`pending_lines`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta, tzinfo
+
+from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
+from .clocks import Clock, fit_deadline
+from .deadlines import DeadlineError, parse_date
+from .view import GameView
+
+MAX_PENDING = 3
+DEFAULT_LENGTH = timedelta(hours=24)
+START_TIME, END_TIME = time(0, 0), time(23, 59)
+_TO = re.compile(r"\s+to\s+", re.IGNORECASE)
+_TIME = re.compile(r"\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}[ t]\d")
+
+
+class AbsenceError(ValueError):
+    """An absence that cannot be set or cancelled; the message is for the sender."""
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A start and an end, as read from ``start [TO end]``."""
+
+    starts: datetime
+    ends: datetime
+
+
+def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
+    """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring)."""
+    first, _, second = (part.strip() for part in _split(text))
+    if not first:
+        raise AbsenceError("Write SET ABSENCE start [TO end], for example SET ABSENCE Nov 23 TO Dec 1.")
+    try:
+        starts = parse_date(first, now, tz, default_time=START_TIME)
+        ends = parse_date(second, now, tz, default_time=END_TIME) if second else starts + DEFAULT_LENGTH
+    except DeadlineError as exc:
+        raise AbsenceError(str(exc)) from None
+    today = now.astimezone(tz).date()
+    if starts.astimezone(tz).date() < today or ends.astimezone(tz).date() < today:
+        raise AbsenceError("An absence cannot start or end before today.")
+    if ends <= starts:
+        raise AbsenceError("The end of the absence is not after its start; nothing was set.")
+    return Period(starts, ends)
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    parts = _TO.split(text.strip(), maxsplit=1)
+    return (parts[0], "TO", parts[1]) if len(parts) == 2 else (parts[0], "", "")
+
+
+def pending(player: Player, now: datetime) -> list[Absence]:
+    """The player's absences not over yet, earliest first."""
+    return sorted((a for a in player.absences if a.ends > now), key=lambda a: a.starts)
+
+
+def too_long(view: GameView, me: Player, period: Period) -> str | None:
+    """Why a player may not declare ``period`` in this game (it is longer than the game's
+    maximum, or absences are forbidden), or None; a master's absences have no bound."""
+    if me.role == MASTER:
+        return None
+    limit = view.game.max_absence
+    if limit <= 0:
+        return f"The master of game '{view.name}' does not allow absences."
+    if period.ends - period.starts > timedelta(days=limit):
+        return f"An absence in game '{view.name}' may last at most {limit} days."
+    return None
+
+
+def declare(view: GameView, me: Player, period: Period, now: datetime) -> Absence:
+    """Record ``me``'s absence (the caller checked :func:`too_long`)."""
+    if len(pending(me, now)) >= MAX_PENDING:
+        raise AbsenceError(f"You have {MAX_PENDING} absences pending already; cancel one with SET NOABSENCE "
+                           "first.")
+    absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends, by_master=me.role == MASTER)
+    me.absences.append(absence)
+    view.session.flush()
+    return absence
+
+
+def cancel(view: GameView, me: Player, text: str, now: datetime, tz: tzinfo) -> Absence:
+    """Cancel the first pending absence of ``me`` that includes the date ``text`` (its end,
+    after ``TO``, is ignored); a date without a time matches an absence touching that day."""
+    first = _split(text)[0].strip()
+    if not first:
+        raise AbsenceError("Write SET NOABSENCE date: the absence that includes the date is cancelled.")
+    try:
+        when = parse_date(first, now, tz, default_time=START_TIME)
+    except DeadlineError as exc:
+        raise AbsenceError(str(exc)) from None
+    whole_day = not _TIME.search(first)
+    until = when + timedelta(days=1) if whole_day else when
+    for absence in pending(me, now):
+        if (absence.starts < until if whole_day else absence.starts <= when) and when < absence.ends:
+            me.absences.remove(absence)
+            view.session.flush()
+            return absence
+    raise AbsenceError("No absence of yours includes that date; nothing was cancelled.")
+
+
+def away(view: GameView) -> list[Absence]:
+    """Every absence of the game's active players and masters (observers have none)."""
+    return [a for a in game_absences(view.session, view.game) if a.player.active and a.player.role != OBSERVER]
+
+
+def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo,
+           absences: list[Absence] | None = None) -> datetime:
+    """``deadline`` moved past every absence that covers it, each time to the clock's time
+    and days again (njudge: "the Judge will find that an absence has been set that includes
+    the new deadline, so it will extend the next deadline to the end of that absence period,
+    ... and then due to the clock and days parameters set the deadline"). ``absences``: the
+    game's absences when the caller has them (:func:`expire`), else :func:`away`'s."""
+    absences = away(view) if absences is None else absences
+    for _ in range(50):
+        covering = [a.ends for a in absences if a.starts <= deadline < a.ends]
+        if not covering:
+            return deadline
+        deadline = fit_deadline(clock, max(covering), tz)
+    return deadline
+
+
+def expire(view: GameView, now: datetime) -> list[Absence]:
+    """Forget the absences that are over (njudge: "removed from memory"); the others of the
+    active players and masters."""
+    kept = []
+    for absence in game_absences(view.session, view.game):
+        if absence.ends <= now:
+            absence.player.absences.remove(absence)
+        elif absence.player.active and absence.player.role != OBSERVER:
+            kept.append(absence)
+    return kept
+
+
+def pending_lines(view: GameView, now: datetime) -> list[tuple[str, datetime, datetime]]:
+    """``(who, start, end)`` of every pending absence in the game, for the master (njudge
+    ``display_absence``): who is the power, or ``Master``."""
+    out: list[tuple[str, datetime, datetime]] = []
+    for p in view.game.players:
+        if p.active and p.role != OBSERVER:
+            who = "Master" if p.role == MASTER else p.power or p.email
+            out.extend((who, a.starts, a.ends) for a in pending(p, now))
+    return sorted(out, key=lambda item: item[1])
