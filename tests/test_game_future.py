@@ -193,7 +193,7 @@ def test_orders_that_no_longer_read_are_mailed_with_their_errors(judge: Judge) -
     rows = _mail(judge, "France", "A par h\nA mar h\nF bre h")
     mail = next(r for r in rows if r.kind == "private")
     assert mail.subject.endswith("Orders Entered in Advance: France [Error Flag]")
-    assert "2 lines could not be read" in mail.body
+    assert "2 lines could not be read" in " ".join(mail.body.split())
     assert "No unit in Burgundy." in mail.body and "No unit in Spain." in mail.body
     assert "France: Army Paris, No Order Processed." in mail.body
 

@@ -30,10 +30,7 @@ def _switch(attribute: str, value: bool, setting: str) -> Handler:
         game: Game = call.view.game
         same = getattr(game, attribute) == value
         setattr(game, attribute, value)
-        dropped = False
-        if attribute == "dias" and not same:
-            draws.clear_votes(call.view)
-            dropped = True
+        dropped = attribute == "dias" and not same and draws.clear_votes(call.view)
         text = render.section("all/game_setting", game=game.name, setting=setting, same=same, dropped=dropped)
         return said(text, changed=True, settings=() if same else (text,))
 

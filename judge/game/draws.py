@@ -198,7 +198,11 @@ def agreed_draw(view: GameView) -> list[str]:
     return [p for p in alive if p in drawn]
 
 
-def clear_votes(view: GameView) -> None:
-    """Every draw and concession vote of the game is dropped (after a change of the rules)."""
+def clear_votes(view: GameView) -> bool:
+    """Every draw and concession vote of the game is dropped (after a change of the rules, or
+    the phase's end); True if there was any."""
+    cast = False
     for p in view.members(PLAYER):
+        cast = cast or p.draw_vote or bool(p.draw_powers) or p.concede_to is not None
         p.draw_vote, p.draw_powers, p.concede_to = False, [], None
+    return cast
