@@ -118,10 +118,11 @@ class JudgeServer:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._listener.wait_closed(), min(2, grace))
             self._listener = None
-        await self.scheduler.stop(grace)
+        # The phases being processed and the mails being sent share the one grace, so a
+        # stop takes at most that long after the listener closed, not the sum of the two.
+        await asyncio.gather(self.scheduler.stop(grace), self.sender.stop(grace))
         for task in self._tasks:
             task.cancel()
-        await self.sender.stop(grace)
         if self._sender_task is not None:
             self._sender_task.cancel()
             await asyncio.gather(self._sender_task, return_exceptions=True)
