@@ -310,8 +310,11 @@ def main() -> None:
     if not args.skip_deadlines:
         for pictures in (False, True):
             tag = "p" if pictures else "n"
+            many = args.games if not pictures else args.picture_games
+            if many < 1:
+                continue
             deadlines(config, factory, 1, f"one{tag}", pictures)
-            deadlines(config, factory, args.games if not pictures else args.picture_games, f"many{tag}", pictures)
+            deadlines(config, factory, many, f"many{tag}", pictures)
     engine.dispose()
 
 
