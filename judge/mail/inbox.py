@@ -1,4 +1,4 @@
-"""The inbox: store each received message durably, then read and answer it, one transaction each.
+"""The inbox: store each received message durably, then read and answer it, one savepoint each.
 
 Contract (hook 5)::
 
@@ -17,13 +17,16 @@ reason in ``note``. Everything else is given to the handler and is "done"; a han
 work rolled back (a savepoint), the error goes in ``note`` and the row is "failed", read
 again after ``inbox_retry_seconds`` (doubling) until ``inbox_max_attempts`` failures
 quarantine it. A message is handled at most once: rows are claimed with ``FOR UPDATE SKIP
-LOCKED`` where the database has it.
+LOCKED`` where the database has it. Rows are claimed and committed in batches (up to
+``BATCH_MAILS``), each mail in its own savepoint, so its replies and its row's status are
+committed together and a crash loses or repeats nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
@@ -41,6 +44,9 @@ from .loops import refusal_reason
 from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
 
 log = logging.getLogger(__name__)
+
+BATCH_MAILS = 64  # rows claimed per transaction
+BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are not held long
 
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
 
@@ -67,7 +73,7 @@ def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: 
 
 
 class InboxProcessor:
-    """Reads the inbox in arrival order, one message per transaction."""
+    """Reads the inbox in arrival order, many messages per transaction, one savepoint each."""
 
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
                  on_processed: Callable[[], None] | None = None) -> None:
@@ -79,28 +85,49 @@ class InboxProcessor:
 
     def process_one(self) -> bool:
         """Handle the oldest message due (new, or failed and due again); False when none is."""
-        with self.factory() as session, session.begin():
+        return self.process_batch(1) > 0
+
+    def process_batch(self, limit: int = BATCH_MAILS) -> int:
+        """Handle up to ``limit`` of the oldest messages due in one transaction; how many.
+
+        Each message gets a session of its own that is a savepoint of the batch's
+        transaction, so it reads the database afresh and one that fails is rolled back
+        alone, as if it had had its own transaction; the batch stops taking rows after
+        ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for many mails is
+        what makes a burst cheap."""
+        engine = self.factory.kw["bind"]
+        with engine.connect() as connection, connection.begin():
             now = utcnow()
-            row = session.scalars(
-                select(InboxMessage)
+            ids = connection.scalars(
+                select(InboxMessage.id)
                 .where(or_(InboxMessage.status == "new",
                            (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= now)))
-                .order_by(InboxMessage.id).limit(1).with_for_update(skip_locked=True)).first()
-            if row is None:
-                return False
-            sender = row.envelope_sender
-            try:
-                mail = replace(read_message(row.raw), message_id=row.message_id,
-                               recipients=tuple(row.recipients or ()))
-                sender = mail.sender or sender
-                row.status, row.note = self._handle(session, row, mail, now)
-            except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
-                log.exception("handling %s from %s failed", row.message_id, sender)
-                self._failed(row, exc, now)
-            row.processed_at = now
-            log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
-                     f" ({row.note})" if row.note else "")
-        return True
+                .order_by(InboxMessage.id).limit(limit).with_for_update(skip_locked=True)).all()
+            started = time.monotonic()
+            handled = 0
+            for row_id in ids:
+                if handled and time.monotonic() - started > BATCH_SECONDS:
+                    break
+                with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
+                    row = session.get_one(InboxMessage, row_id)
+                    self._process_row(session, row, utcnow())
+                    session.commit()
+                handled += 1
+        return handled
+
+    def _process_row(self, session: Session, row: InboxMessage, now: datetime) -> None:
+        sender = row.envelope_sender
+        try:
+            mail = replace(read_message(row.raw), message_id=row.message_id,
+                           recipients=tuple(row.recipients or ()))
+            sender = mail.sender or sender
+            row.status, row.note = self._handle(session, row, mail, now)
+        except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
+            log.exception("handling %s from %s failed", row.message_id, sender)
+            self._failed(row, exc, now)
+        row.processed_at = now
+        log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
+                 f" ({row.note})" if row.note else "")
 
     def _handle(self, session: Session, row: InboxMessage, mail: IncomingMail, now: datetime) -> tuple[str, str | None]:
         """Answer ``mail``; its final (status, note)."""
@@ -133,8 +160,8 @@ class InboxProcessor:
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""
         count = 0
-        while self.process_one():
-            count += 1
+        while handled := self.process_batch():
+            count += handled
         return count
 
     def wake(self) -> None:
@@ -146,7 +173,7 @@ class InboxProcessor:
         while True:
             self._wake.clear()
             try:
-                while await asyncio.to_thread(self.process_one):
+                while await asyncio.to_thread(self.process_batch):
                     if self.on_processed:
                         self.on_processed()
             except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
