@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.inbox import InboxProcessor, store_incoming
+from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
@@ -76,6 +76,14 @@ def test_duplicate_message_id_stored_once_and_handled_once(factory: sessionmaker
     assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 0
     assert echo.seen == ["line 1"]
     assert len(rows(factory)) == 1
+
+
+def test_one_commit_stores_a_group_each_message_id_once(factory: sessionmaker[Session]) -> None:
+    store_incoming(factory, raw(1), "ann@example.org", [])
+    group = [Arrival.of(raw(n), "ann@example.org", ["judge@example.org"]) for n in (1, 2, 3, 2)]
+    assert store_many(factory, group) == [False, True, True, False]
+    assert [r.message_id for r in rows(factory)] == ["<m1@example.org>", "<m2@example.org>", "<m3@example.org>"]
+    assert InboxProcessor(factory, CONFIG, handler=Echo()).process_pending() == 3
 
 
 def test_loops_and_junk_are_ignored(factory: sessionmaker[Session]) -> None:

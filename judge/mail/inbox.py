@@ -28,8 +28,8 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select
@@ -51,25 +51,55 @@ BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are no
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
 
 
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A message as the listener took it: raw bytes, envelope, and the Message-ID it is kept by."""
+
+    raw: bytes
+    envelope_sender: str
+    recipients: list[str]
+    message_id: str
+
+    @classmethod
+    def of(cls, raw: bytes, envelope_sender: str, recipients: list[str]) -> Arrival:
+        """A message without a Message-ID gets a new one each time it arrives: it cannot be
+        told apart from a second mail with the same text (the README's own smtplib example
+        sent twice), so it is never taken for a copy and dropped."""
+        message_id = message_id_of(raw)
+        if message_id.endswith(NO_ID_DOMAIN):
+            message_id = f"<{message_id[1:25]}.{uuid.uuid4().hex}{NO_ID_DOMAIN}"
+        return cls(raw, envelope_sender, recipients, message_id)
+
+
+def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> list[bool]:
+    """Commit ``arrivals`` to the inbox in one transaction; for each, whether it was stored
+    (False: its Message-ID is there already, or came earlier in ``arrivals``). Raises
+    IntegrityError when another process stored one of them meanwhile (nothing is stored)."""
+    out: list[bool] = []
+    with factory() as session, session.begin():
+        ids = {a.message_id for a in arrivals}
+        known = set(session.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        for arrival in arrivals:
+            if arrival.message_id in known:
+                out.append(False)
+                continue
+            known.add(arrival.message_id)
+            session.add(InboxMessage(message_id=arrival.message_id, envelope_sender=arrival.envelope_sender,
+                                     recipients=arrival.recipients, raw=arrival.raw, received_at=utcnow(),
+                                     status="new"))
+            out.append(True)
+    return out
+
+
 def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: str,
                    recipients: list[str]) -> tuple[bool, str]:
-    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already.
-
-    A message without a Message-ID gets a new one each time it arrives: it cannot be told
-    apart from a second mail with the same text (the README's own smtplib example sent
-    twice), so it is never taken for a copy and dropped."""
-    message_id = message_id_of(raw)
-    if message_id.endswith(NO_ID_DOMAIN):
-        message_id = f"<{message_id[1:25]}.{uuid.uuid4().hex}{NO_ID_DOMAIN}"
+    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already (see
+    :meth:`Arrival.of` for a message without one)."""
+    arrival = Arrival.of(raw, envelope_sender, recipients)
     try:
-        with factory() as session, session.begin():
-            if session.scalar(select(InboxMessage.id).where(InboxMessage.message_id == message_id)):
-                return False, message_id
-            session.add(InboxMessage(message_id=message_id, envelope_sender=envelope_sender,
-                                     recipients=recipients, raw=raw, received_at=utcnow(), status="new"))
+        return store_many(factory, [arrival])[0], arrival.message_id
     except IntegrityError:
-        return False, message_id
-    return True, message_id
+        return False, arrival.message_id
 
 
 class InboxProcessor:
