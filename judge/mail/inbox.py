@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
@@ -102,6 +102,14 @@ def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: 
         return False, arrival.message_id
 
 
+LOCK_CONFLICTS = {"40P01", "40001", "55P03"}  # deadlock, serialization failure, lock not available
+
+
+def _lock_conflict(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database giving up on a lock (SQLSTATE), not the mail's fault."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOCK_CONFLICTS
+
+
 class InboxProcessor:
     """Reads the inbox in arrival order, many messages per transaction, one savepoint each."""
 
@@ -140,12 +148,22 @@ class InboxProcessor:
                     break
                 with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
                     row = session.get_one(InboxMessage, row_id)
-                    self._process_row(session, row, utcnow())
+                    try:
+                        self._process_row(session, row, utcnow(), yield_locks=handled > 0)
+                    except DBAPIError:
+                        # Lost a lock race with another reader's batch (PostgreSQL, two
+                        # nodes): undo this mail, commit the others (freeing their locks);
+                        # it stays as it was and is read in the next batch.
+                        session.rollback()
+                        log.info("mail %s waits for a lock another reader holds", row_id)
+                        break
                     session.commit()
                 handled += 1
         return handled
 
-    def _process_row(self, session: Session, row: InboxMessage, now: datetime) -> None:
+    def _process_row(self, session: Session, row: InboxMessage, now: datetime, *, yield_locks: bool) -> None:
+        """Handle one claimed row; with ``yield_locks``, a deadlock or lock failure is raised
+        rather than counted as the mail's failure (the mail is not at fault)."""
         sender = row.envelope_sender
         try:
             mail = replace(read_message(row.raw), message_id=row.message_id,
@@ -153,6 +171,8 @@ class InboxProcessor:
             sender = mail.sender or sender
             row.status, row.note = self._handle(session, row, mail, now)
         except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
+            if yield_locks and _lock_conflict(exc):
+                raise
             log.exception("handling %s from %s failed", row.message_id, sender)
             self._failed(row, exc, now)
         row.processed_at = now
