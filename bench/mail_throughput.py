@@ -202,8 +202,8 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
         try:
             t0 = time.perf_counter()
             _, acks = await asyncio.to_thread(push, config.smtp_port, config.address, batch, clients)
-            read = await asyncio.to_thread(wait_until, lambda: count(
-                factory, InboxMessage, InboxMessage.status == "new") == 0)
+            read = await asyncio.to_thread(wait_until, lambda: count(  # every 50 ms: the watch costs little
+                factory, InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
             return t0, read, acks
         finally:
             await server.stop()

@@ -124,7 +124,7 @@ NO_ID_DOMAIN = "@no-message-id.invalid>"
 
 def stable_message_id(raw: bytes) -> str:
     """The Message-ID read for a message that has none: a hash of its bytes (the inbox
-    stores such a message under a fresh id, see ``judge.mail.inbox.store_incoming``)."""
+    stores such a message under a fresh id, see ``judge.mail.inbox.Arrival.of``)."""
     return f"<{hashlib.sha256(raw).hexdigest()[:40]}{NO_ID_DOMAIN}"
 
 
