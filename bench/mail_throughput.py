@@ -5,7 +5,9 @@
 1. The same order mails go, from the same ``--clients`` SMTP clients, first to a bare
    aiosmtpd sink and then through the judge's real listener, inbox and game handler until
    every reply is queued (orders for started Standard games). Printed: both rates, their
-   ratio, and p50/p99 of the time from a mail's send to its 250 and to its reply queued.
+   ratio, the CPU time of the process per mail in each (the clients' share included: the
+   figure to trust on a busy machine), and p50/p99 of the time from a mail's send to its 250
+   and to its reply queued.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
    game (NMR, no reminders) is adjudicated (default holds) and queues its result mails: the time from the
    deadline to the last result queued, and to the last result mail taken by a local sink
@@ -182,10 +184,12 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     sink = Sink()
     bare = Controller(sink, hostname="127.0.0.1", port=free_port())
     bare.start()
+    cpu = time.process_time()
     try:
         sink_seconds, _ = push(bare.port, config.address, batch, clients)
     finally:
         bare.stop()
+    sink_cpu = time.process_time() - cpu
     relay_sink = Sink()
     relay = Controller(relay_sink, hostname="127.0.0.1", port=free_port())
     relay.start()
@@ -198,14 +202,16 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
         try:
             t0 = time.perf_counter()
             _, acks = await asyncio.to_thread(push, config.smtp_port, config.address, batch, clients)
-            read = await asyncio.to_thread(wait_until, lambda: count(
-                factory, InboxMessage, InboxMessage.status == "new") == 0)
+            read = await asyncio.to_thread(wait_until, lambda: count(  # every 50 ms: the watch costs little
+                factory, InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
             return t0, read, acks
         finally:
             await server.stop()
             relay.stop()
 
+    cpu = time.process_time()
     t0, read, acks = asyncio.run(main())
+    judge_cpu = time.process_time() - cpu
     with factory() as session:
         processed = [(row.raw, row.processed_at) for row in session.scalars(
             select(InboxMessage).where(InboxMessage.message_id.like("<bench.%")))]
@@ -216,6 +222,8 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
           f"({count(factory, OutboxMessage) - before} mails queued)")
     print(f"  bare aiosmtpd sink:              {sink_rate:8.1f} mails/s")
     print(f"  judge, stored (250) and replied: {judge_rate:8.1f} mails/s   ratio to the sink {judge_rate / sink_rate:.2f}")
+    print(f"  CPU of this process per mail (clients included): sink {sink_cpu / mails * 1000:.2f} ms, "
+          f"judge {judge_cpu / mails * 1000:.2f} ms   ratio {sink_cpu / judge_cpu:.2f}")
     print(f"  time to 250:          p50 {pct(ack, 50) * 1000:7.1f} ms  p99 {pct(ack, 99) * 1000:7.1f} ms")
     print(f"  send to reply queued: p50 {pct(queued_latency, 50) * 1000:7.1f} ms  "
           f"p99 {pct(queued_latency, 99) * 1000:7.1f} ms")

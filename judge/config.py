@@ -257,10 +257,11 @@ def judge_secret(config: Config) -> bytes:
     needed; two processes making it at once agree on one (it is linked into place)."""
     if config.secret:
         return config.secret.encode()
-    path = (config.data_dir / SECRET_FILE).resolve()
-    known = _SECRETS.get(path)
+    folder = config.data_dir if config.data_dir.is_absolute() else config.data_dir.resolve()
+    known = _SECRETS.get(folder)  # every reply address is signed: no file system call each time
     if known is not None:
         return known
+    path = (folder / SECRET_FILE).resolve()
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         draft = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
@@ -276,5 +277,5 @@ def judge_secret(config: Config) -> bytes:
     value = path.read_text().strip()
     if not value:
         raise ConfigError(f"{path} is empty: delete it, or set [judge] secret")
-    _SECRETS[path] = value.encode()
-    return _SECRETS[path]
+    _SECRETS[folder] = value.encode()
+    return _SECRETS[folder]

@@ -14,6 +14,7 @@ uses the folders of the checkout itself.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -23,8 +24,10 @@ IN_CHECKOUT = {"maps": CHECKOUT / "maps", "templates": CHECKOUT / "templates",
                "migrations": CHECKOUT / "migrations", "datc": CHECKOUT / "tests" / "datc"}
 
 
+@cache
 def data_dir(name: str) -> Path:
-    """The folder of bundled data ``name`` (one of :data:`NAMES`)."""
+    """The folder of bundled data ``name`` (one of :data:`NAMES`); looked up once, as every
+    game view asks for its map."""
     if name not in NAMES:
         raise KeyError(f"no bundled data called {name!r}")
     packaged = files("judge").joinpath("data", name)

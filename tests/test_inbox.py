@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -11,10 +12,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.inbox import InboxProcessor, store_incoming
+from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many
 from judge.mail.reader import IncomingMail
-from judge.store.base import make_engine, make_sessionmaker
+from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
+from judge.store.ratelimit import RateLimit
 
 CONFIG = Config(address="judge@example.org", code="TEST", sender_mails_per_minute=1000)
 
@@ -78,6 +80,14 @@ def test_duplicate_message_id_stored_once_and_handled_once(factory: sessionmaker
     assert len(rows(factory)) == 1
 
 
+def test_one_commit_stores_a_group_each_message_id_once(factory: sessionmaker[Session]) -> None:
+    store_incoming(factory, raw(1), "ann@example.org", [])
+    group = [Arrival.of(raw(n), "ann@example.org", ["judge@example.org"]) for n in (1, 2, 3, 2)]
+    assert store_many(factory, group) == [False, True, True, False]
+    assert [r.message_id for r in rows(factory)] == ["<m1@example.org>", "<m2@example.org>", "<m3@example.org>"]
+    assert InboxProcessor(factory, CONFIG, handler=Echo()).process_pending() == 3
+
+
 def test_loops_and_junk_are_ignored(factory: sessionmaker[Session]) -> None:
     store_incoming(factory, raw(1, extra="Auto-Submitted: auto-replied\r\n"), "ann@example.org", [])
     store_incoming(factory, raw(2, sender="judge@example.org"), "judge@example.org", [])
@@ -135,3 +145,45 @@ def test_two_readers_share_the_inbox(factory: sessionmaker[Session]) -> None:
         thread.join(30)
     assert sorted(echo.seen) == sorted(f"line {n}" for n in range(40))
     assert [r.status for r in rows(factory)] == ["done"] * 40
+
+
+class CrossLocks:
+    """A handler that locks the rate-limit rows its mail names ("lock a b"), waiting between
+    them, so two readers' batches taking them in opposite orders deadlock."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.locked = threading.Event()
+
+    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+        for key in mail.text.split()[1:]:
+            session.scalars(select(RateLimit).where(RateLimit.key == key).with_for_update()).one()
+            self.locked.set()
+            time.sleep(0.15)  # within the batch's 0.25 s, so each batch goes on to its second mail
+        self.seen.append(mail.text)
+
+
+def test_a_batch_that_loses_a_deadlock_commits_the_rest_and_reads_the_mail_again(
+        factory: sessionmaker[Session], migrated_url: str) -> None:
+    """Two readers, each with a batch of two mails locking games in opposite orders: the
+    database breaks the deadlock; the losing mail is read again in the next batch, not failed."""
+    if not migrated_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer at a time: no deadlock between readers")
+    with factory() as session, session.begin():
+        session.add_all([RateLimit(key=k, tokens=1.0, updated_at=utcnow()) for k in ("g1", "g2")])
+    bodies = ["lock g1", "lock g2", "lock g2", "lock g1"]
+    for n, body in enumerate(bodies):
+        sender = f"p{n}@example.org"  # each its own rate-limit row, which the reader locks too
+        store_incoming(factory, raw(n, sender).replace(f"line {n}".encode(), body.encode()), sender, [])
+    handler = CrossLocks()
+    readers = [InboxProcessor(factory, CONFIG, handler=handler) for _ in range(2)]
+    first = threading.Thread(target=readers[0].process_batch, args=(2,))
+    first.start()
+    assert handler.locked.wait(10)  # the first reader has claimed rows 1 and 2; the second claims 3 and 4
+    second = threading.Thread(target=readers[1].process_batch, args=(2,))
+    second.start()
+    first.join(30)
+    second.join(30)
+    InboxProcessor(factory, CONFIG, handler=handler).process_pending()
+    assert sorted(handler.seen) == sorted(bodies)
+    assert [(r.status, r.attempts) for r in rows(factory)] == [("done", 0)] * 4

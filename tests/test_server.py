@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CaptureSMTP, free_port
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from judge.config import Config
@@ -114,6 +114,41 @@ def test_oversize_mail_gets_552_and_is_not_stored(migrated_url: str, tmp_path: P
 
     run_server(config, scenario, handler=echo)
     assert count(migrated_url, InboxMessage) == 1
+
+
+def test_sessions_at_once_share_commits_and_each_250_follows_its_commit(migrated_url: str, tmp_path: Path,
+                                                                         capture_smtp: CaptureSMTP) -> None:
+    """Eight clients at once, each sending one of its mails twice: when a client reads its
+    250 the message is in the inbox already; fewer commits than messages; each stored once."""
+    config = make_config(tmp_path, migrated_url, capture_smtp, sender_mails_per_minute=1000)
+    groups: list[int] = []
+    missing: list[int] = []
+
+    def flushed(session: Session, _context: object) -> None:
+        if stored := sum(isinstance(row, InboxMessage) for row in session.new):
+            groups.append(stored)
+
+    def client(first: int) -> None:
+        for n in range(first, first + 10):
+            send(config.smtp_port, mail(n))
+            if count(migrated_url, InboxMessage, InboxMessage.message_id == f"<m{n}@example.org>") != 1:
+                missing.append(n)
+        send(config.smtp_port, mail(first))  # a copy: acknowledged, not stored again
+
+    def scenario(server: JudgeServer) -> None:
+        event.listen(server.factory, "after_flush", flushed)
+        threads = [threading.Thread(target=client, args=(10 * k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        capture_smtp.wait_for(80)
+
+    run_server(config, scenario, handler=echo)
+    assert missing == []
+    assert count(migrated_url, InboxMessage) == 80
+    assert count(migrated_url, OutboxMessage) == 80
+    assert sum(groups) == 80 and len(groups) < 80, groups
 
 
 class Deadlines:

@@ -159,9 +159,13 @@ def expire(view: GameView, now: datetime) -> list[Absence]:
 def pending_lines(view: GameView, now: datetime) -> list[tuple[str, datetime, datetime]]:
     """``(who, start, end)`` of every pending absence in the game, for the master (njudge
     ``display_absence``): who is the power, or ``Master``."""
+    by_player: dict[int, list[Absence]] = {}
+    for absence in game_absences(view.session, view.game):  # one query, not one per player
+        if absence.ends > now:
+            by_player.setdefault(absence.player_id, []).append(absence)
     out: list[tuple[str, datetime, datetime]] = []
     for p in view.game.players:
-        if p.active and p.role != OBSERVER:
+        if p.active and p.role != OBSERVER and p.id in by_player:
             who = "Master" if p.role == MASTER else p.power or p.email
-            out.extend((who, a.starts, a.ends) for a in pending(p, now))
+            out.extend((who, a.starts, a.ends) for a in sorted(by_player[p.id], key=lambda a: a.starts))
     return sorted(out, key=lambda item: item[1])

@@ -23,10 +23,10 @@ from sqlalchemy.orm import Session
 from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
-from ..store.games import MASTER, OBSERVER, Player, find_game
+from ..store.games import MASTER, OBSERVER, Player
 from ..store.mail import File, queue_mail
 from . import tokens
-from .view import GameView
+from .view import GameView, game_row
 from .zones import game_zone, reader_zone, zone_name
 
 
@@ -77,7 +77,7 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
     members of the mail's game share one copy without (first); each member gets a copy of
     their own with their reply address as ``Reply-To`` (reply to play, :mod:`.tokens`), in
     the mail's order. The one place mail gets headers per recipient."""
-    game = find_game(session, mail.game) if config is not None and mail.game else None
+    game = game_row(session, mail.game) if config is not None and mail.game else None
     if config is None or game is None or not mail.to:
         return [(mail.to, {})] if mail.to else []
     if any(p.id is None for p in game.players):

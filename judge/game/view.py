@@ -19,7 +19,7 @@ from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
 from ..store.codec import order_from_json, order_to_json
-from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, members, order_sets
+from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, find_game, members, order_sets
 from .clocks import Clock, clocks_of
 
 
@@ -180,6 +180,15 @@ def view_of(session: Session, game: Game) -> GameView:
         view = GameView(session, game)
         views[game.name] = view
     return view
+
+
+def game_row(session: Session, name: str) -> Game | None:
+    """The row of the game called ``name``: the one this transaction's view of it holds
+    (no query), else read with :func:`find_game`."""
+    view: GameView | None = session.info.get(_VIEWS, {}).get(name.strip().lower())
+    if view is not None and view.game in session and view.game not in session.deleted:
+        return view.game
+    return find_game(session, name)
 
 
 def forget_views(session: Session) -> None:

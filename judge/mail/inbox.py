@@ -1,4 +1,4 @@
-"""The inbox: store each received message durably, then read and answer it, one transaction each.
+"""The inbox: store each received message durably, then read and answer it, one savepoint each.
 
 Contract (hook 5)::
 
@@ -17,20 +17,23 @@ reason in ``note``. Everything else is given to the handler and is "done"; a han
 work rolled back (a savepoint), the error goes in ``note`` and the row is "failed", read
 again after ``inbox_retry_seconds`` (doubling) until ``inbox_max_attempts`` failures
 quarantine it. A message is handled at most once: rows are claimed with ``FOR UPDATE SKIP
-LOCKED`` where the database has it.
+LOCKED`` where the database has it. Rows are claimed and committed in batches (up to
+``BATCH_MAILS``), each mail in its own savepoint, so its replies and its row's status are
+committed together and a crash loses or repeats nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
@@ -42,32 +45,73 @@ from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
 
 log = logging.getLogger(__name__)
 
+BATCH_MAILS = 64  # rows claimed per transaction
+BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are not held long
+
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A message as the listener took it: raw bytes, envelope, and the Message-ID it is kept by."""
+
+    raw: bytes
+    envelope_sender: str
+    recipients: list[str]
+    message_id: str
+
+    @classmethod
+    def of(cls, raw: bytes, envelope_sender: str, recipients: list[str]) -> Arrival:
+        """A message without a Message-ID gets a new one each time it arrives: it cannot be
+        told apart from a second mail with the same text (the README's own smtplib example
+        sent twice), so it is never taken for a copy and dropped."""
+        message_id = message_id_of(raw)
+        if message_id.endswith(NO_ID_DOMAIN):
+            message_id = f"<{message_id[1:25]}.{uuid.uuid4().hex}{NO_ID_DOMAIN}"
+        return cls(raw, envelope_sender, recipients, message_id)
+
+
+def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> list[bool]:
+    """Commit ``arrivals`` to the inbox in one transaction; for each, whether it was stored
+    (False: its Message-ID is there already, or came earlier in ``arrivals``). Raises
+    IntegrityError when another process stored one of them meanwhile (nothing is stored)."""
+    out: list[bool] = []
+    with factory() as session, session.begin():
+        ids = {a.message_id for a in arrivals}
+        known = set(session.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        for arrival in arrivals:
+            if arrival.message_id in known:
+                out.append(False)
+                continue
+            known.add(arrival.message_id)
+            session.add(InboxMessage(message_id=arrival.message_id, envelope_sender=arrival.envelope_sender,
+                                     recipients=arrival.recipients, raw=arrival.raw, received_at=utcnow(),
+                                     status="new"))
+            out.append(True)
+    return out
 
 
 def store_incoming(factory: sessionmaker[Session], raw: bytes, envelope_sender: str,
                    recipients: list[str]) -> tuple[bool, str]:
-    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already.
-
-    A message without a Message-ID gets a new one each time it arrives: it cannot be told
-    apart from a second mail with the same text (the README's own smtplib example sent
-    twice), so it is never taken for a copy and dropped."""
-    message_id = message_id_of(raw)
-    if message_id.endswith(NO_ID_DOMAIN):
-        message_id = f"<{message_id[1:25]}.{uuid.uuid4().hex}{NO_ID_DOMAIN}"
+    """Commit ``raw`` to the inbox; (False, id) when its Message-ID is there already (see
+    :meth:`Arrival.of` for a message without one)."""
+    arrival = Arrival.of(raw, envelope_sender, recipients)
     try:
-        with factory() as session, session.begin():
-            if session.scalar(select(InboxMessage.id).where(InboxMessage.message_id == message_id)):
-                return False, message_id
-            session.add(InboxMessage(message_id=message_id, envelope_sender=envelope_sender,
-                                     recipients=recipients, raw=raw, received_at=utcnow(), status="new"))
+        return store_many(factory, [arrival])[0], arrival.message_id
     except IntegrityError:
-        return False, message_id
-    return True, message_id
+        return False, arrival.message_id
+
+
+LOCK_CONFLICTS = {"40P01", "40001", "55P03"}  # deadlock, serialization failure, lock not available
+
+
+def _lock_conflict(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database giving up on a lock (SQLSTATE), not the mail's fault."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOCK_CONFLICTS
 
 
 class InboxProcessor:
-    """Reads the inbox in arrival order, one message per transaction."""
+    """Reads the inbox in arrival order, many messages per transaction, one savepoint each."""
 
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
                  on_processed: Callable[[], None] | None = None) -> None:
@@ -79,28 +123,61 @@ class InboxProcessor:
 
     def process_one(self) -> bool:
         """Handle the oldest message due (new, or failed and due again); False when none is."""
-        with self.factory() as session, session.begin():
+        return self.process_batch(1) > 0
+
+    def process_batch(self, limit: int = BATCH_MAILS) -> int:
+        """Handle up to ``limit`` of the oldest messages due in one transaction; how many.
+
+        Each message gets a session of its own that is a savepoint of the batch's
+        transaction, so it reads the database afresh and one that fails is rolled back
+        alone, as if it had had its own transaction; the batch stops taking rows after
+        ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for many mails is
+        what makes a burst cheap."""
+        engine = self.factory.kw["bind"]
+        with engine.connect() as connection, connection.begin():
             now = utcnow()
-            row = session.scalars(
-                select(InboxMessage)
+            ids = connection.scalars(
+                select(InboxMessage.id)
                 .where(or_(InboxMessage.status == "new",
                            (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= now)))
-                .order_by(InboxMessage.id).limit(1).with_for_update(skip_locked=True)).first()
-            if row is None:
-                return False
-            sender = row.envelope_sender
-            try:
-                mail = replace(read_message(row.raw), message_id=row.message_id,
-                               recipients=tuple(row.recipients or ()))
-                sender = mail.sender or sender
-                row.status, row.note = self._handle(session, row, mail, now)
-            except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
-                log.exception("handling %s from %s failed", row.message_id, sender)
-                self._failed(row, exc, now)
-            row.processed_at = now
-            log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
-                     f" ({row.note})" if row.note else "")
-        return True
+                .order_by(InboxMessage.id).limit(limit).with_for_update(skip_locked=True)).all()
+            started = time.monotonic()
+            handled = 0
+            for row_id in ids:
+                if handled and time.monotonic() - started > BATCH_SECONDS:
+                    break
+                with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
+                    row = session.get_one(InboxMessage, row_id)
+                    try:
+                        self._process_row(session, row, utcnow(), yield_locks=handled > 0)
+                    except DBAPIError:
+                        # Lost a lock race with another reader's batch (PostgreSQL, two
+                        # nodes): undo this mail, commit the others (freeing their locks);
+                        # it stays as it was and is read in the next batch.
+                        session.rollback()
+                        log.info("mail %s waits for a lock another reader holds", row_id)
+                        break
+                    session.commit()
+                handled += 1
+        return handled
+
+    def _process_row(self, session: Session, row: InboxMessage, now: datetime, *, yield_locks: bool) -> None:
+        """Handle one claimed row; with ``yield_locks``, a deadlock or lock failure is raised
+        rather than counted as the mail's failure (the mail is not at fault)."""
+        sender = row.envelope_sender
+        try:
+            mail = replace(read_message(row.raw), message_id=row.message_id,
+                           recipients=tuple(row.recipients or ()))
+            sender = mail.sender or sender
+            row.status, row.note = self._handle(session, row, mail, now)
+        except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
+            if yield_locks and _lock_conflict(exc):
+                raise
+            log.exception("handling %s from %s failed", row.message_id, sender)
+            self._failed(row, exc, now)
+        row.processed_at = now
+        log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
+                 f" ({row.note})" if row.note else "")
 
     def _handle(self, session: Session, row: InboxMessage, mail: IncomingMail, now: datetime) -> tuple[str, str | None]:
         """Answer ``mail``; its final (status, note)."""
@@ -133,8 +210,8 @@ class InboxProcessor:
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""
         count = 0
-        while self.process_one():
-            count += 1
+        while handled := self.process_batch():
+            count += handled
         return count
 
     def wake(self) -> None:
@@ -146,7 +223,7 @@ class InboxProcessor:
         while True:
             self._wake.clear()
             try:
-                while await asyncio.to_thread(self.process_one):
+                while await asyncio.to_thread(self.process_batch):
                     if self.on_processed:
                         self.on_processed()
             except Exception:  # noqa: BLE001 - the database may be briefly away; retry later

@@ -30,6 +30,7 @@ from email.header import decode_header, make_header
 from email.headerregistry import Address
 from email.message import Message
 from email.parser import BytesHeaderParser
+from functools import lru_cache
 
 from .htmltext import html_to_text
 
@@ -97,14 +98,29 @@ def addresses(value: str | None) -> list[tuple[str, str]]:
     encoded words are decoded; malformed entries are left out. Addresses are lower-cased."""
     if not value:
         return []
+    value = " ".join(value.split())
+    return list(_kept_addresses(value) if len(value) <= KEPT_HEADER_CHARS else _addresses(value))
+
+
+KEPT_HEADER_CHARS = 500  # address headers this long or shorter are parsed once and kept
+
+
+@lru_cache(maxsize=4096)
+def _kept_addresses(value: str) -> tuple[tuple[str, str], ...]:
+    """:func:`_addresses`, kept: a player's From line is the same in every mail, and the
+    standard library's header parser is about half the cost of reading an order mail."""
+    return _addresses(value)
+
+
+def _addresses(value: str) -> tuple[tuple[str, str], ...]:
     try:
-        header = email.policy.SMTPUTF8.header_factory("from", " ".join(value.split()))
+        header = email.policy.SMTPUTF8.header_factory("from", value)
         found = list(header.addresses)
     except (ValueError, LookupError, IndexError, TypeError, email.errors.HeaderParseError):
-        return []
+        return ()
     if any("invalid address" in str(defect) for defect in header.defects):
-        return []  # e.g. "a@x.org)<b@y.org>": no guessing which one was meant
-    return [(" ".join(a.display_name.split()), a.addr_spec.lower()) for a in found if _is_address(a)]
+        return ()  # e.g. "a@x.org)<b@y.org>": no guessing which one was meant
+    return tuple((" ".join(a.display_name.split()), a.addr_spec.lower()) for a in found if _is_address(a))
 
 
 def decoded_header(msg: Message, name: str) -> str:
@@ -124,7 +140,7 @@ NO_ID_DOMAIN = "@no-message-id.invalid>"
 
 def stable_message_id(raw: bytes) -> str:
     """The Message-ID read for a message that has none: a hash of its bytes (the inbox
-    stores such a message under a fresh id, see ``judge.mail.inbox.store_incoming``)."""
+    stores such a message under a fresh id, see ``judge.mail.inbox.Arrival.of``)."""
     return f"<{hashlib.sha256(raw).hexdigest()[:40]}{NO_ID_DOMAIN}"
 
 
