@@ -71,6 +71,12 @@ class DeadlineScheduler:
         deadline = asyncio.get_running_loop().time() + timeout
         while self._tasks and (left := deadline - asyncio.get_running_loop().time()) > 0:
             await asyncio.wait(list(self._tasks), timeout=left)
+        try:  # a sync in flight ends on its own, not cancelled (and logged) with the loop
+            await asyncio.wait_for(self._sync_lock.acquire(), max(0.0, deadline - asyncio.get_running_loop().time()))
+        except TimeoutError:
+            pass
+        else:
+            self._sync_lock.release()
         for task in list(self._tasks):
             task.cancel()
         self._pool.shutdown(wait=False)
