@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import IO, Any, Protocol
 
-from .engine import Board, Options, Order, OrderError, Position, PositionError, adjudicate
+from .engine import Board, Map, Options, Order, OrderError, Position, PositionError, adjudicate
 from .engine.notation import describe
 from .engine.options import OptionError
+from .engine.orders import order_power
 from .engine.parser import parse_orders
 from .engine.phase import PhaseError
 from .engine.validation import Legality
@@ -81,8 +82,8 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
     return orders, errors
 
 
-def handle(request: Any) -> dict[str, Any]:
-    """Adjudicate one parsed request and return the response object."""
+def answer(request: Any) -> str:
+    """Adjudicate one parsed request and return the response as one line of JSON."""
     if not isinstance(request, dict):
         raise RequestError("each line must be a JSON object")
     board = board_for(request)
@@ -93,18 +94,42 @@ def handle(request: Any) -> dict[str, Any]:
         raise RequestError(str(exc)) from None
     orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
-    response: dict[str, Any] = {
-        "results": [{"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)}
-                    for r in result.results],
-        "next": result.next.to_json(m),
-        "errors": errors,
-    }
-    if result.winners:
-        response["winners"] = list(result.winners)
+    results = ", ".join(_result_head(m, r.order) + _outcome(r.notes) for r in result.results)
+    winners = f', "winners": {_encode(list(result.winners))}' if result.winners else ""
+    return (f'{{"results": [{results}], "next": {_encode(result.next.to_json(m))}, '
+            f'"errors": {_encode(errors)}{winners}}}')
+
+
+def handle(request: Any) -> dict[str, Any]:
+    """The response to one parsed request as an object (what :func:`answer` writes)."""
+    response: dict[str, Any] = json.loads(answer(request))
     return response
 
 
 _encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cycles
+
+
+def _result_head(m: Map, order: Order) -> str:
+    """A result's JSON up to its outcome: ``{"power": "France", "order": "Army Paris ->
+    Burgundy.", "outcome": ``. Kept per map and order: the same orders come back line after
+    line, and their text and its encoding are the larger part of writing an answer."""
+    heads = _HEADS.get(m)
+    if heads is None or len(heads) > _HEADS_KEPT:
+        heads = _HEADS[m] = {}
+    head = heads.get(order)
+    if head is None:
+        head = heads[order] = _encode({"power": order_power(order), "order": describe(m, order)})[:-1] + ', "outcome": '
+    return head
+
+
+_HEADS: dict[Map, dict[Order, str]] = {}
+_HEADS_KEPT = 1 << 16  # distinct orders kept per map before the cache starts again
+
+
+@cache
+def _outcome(notes: tuple[str, ...]) -> str:
+    """The end of a result's JSON: its notes as the results print them (``"bounce"``)."""
+    return _encode(", ".join(notes)) + "}"
 
 
 def run(lines: Iterable[str]) -> Iterator[str]:
@@ -113,12 +138,11 @@ def run(lines: Iterable[str]) -> Iterator[str]:
         if not line.strip():
             continue
         try:
-            response = handle(json.loads(line))
+            yield answer(json.loads(line))
         except json.JSONDecodeError as exc:
-            response = {"error": f"not JSON: {exc}"}
+            yield _encode({"error": f"not JSON: {exc}"})
         except RequestError as exc:
-            response = {"error": str(exc)}
-        yield _encode(response)
+            yield _encode({"error": str(exc)})
 
 
 class _Chunks(Protocol):
