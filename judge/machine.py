@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from functools import cache
+from json.encoder import encode_basestring_ascii
 from typing import IO, Any, Protocol
 
 from .engine import Board, Map, Options, Order, OrderError, Position, PositionError, adjudicate
@@ -107,6 +108,7 @@ def handle(request: Any) -> dict[str, Any]:
 
 
 _encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cycles
+_string = encode_basestring_ascii  # a string as _encode writes it, without making an encoder
 
 
 def _result_head(m: Map, order: Order) -> str:
@@ -118,7 +120,7 @@ def _result_head(m: Map, order: Order) -> str:
         heads = _HEADS[m] = {}
     head = heads.get(order)
     if head is None:
-        head = heads[order] = _encode({"power": order_power(order), "order": describe(m, order)})[:-1] + ', "outcome": '
+        head = heads[order] = f'{{"power": {_string(order_power(order))}, "order": {_string(describe(m, order))}, "outcome": '
     return head
 
 
@@ -129,7 +131,7 @@ _HEADS_KEPT = 1 << 16  # distinct orders kept per map before the cache starts ag
 @cache
 def _outcome(notes: tuple[str, ...]) -> str:
     """The end of a result's JSON: its notes as the results print them (``"bounce"``)."""
-    return _encode(", ".join(notes)) + "}"
+    return _string(", ".join(notes)) + "}"
 
 
 def run(lines: Iterable[str]) -> Iterator[str]:

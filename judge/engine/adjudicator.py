@@ -102,17 +102,24 @@ class Movement:
 
     # -- static analysis ------------------------------------------------------------
     def _prepare(self) -> None:
-        order, units = self.order, self.units
+        order, units, dest, movers_to = self.order, self.units, self.dest, self.movers_to
+        state, result, convoy = self.state, self.result, self.convoy
+        route_rules = self.route_rules
         convoys: list[tuple[str, Convoy]] = []
         supports: list[tuple[str, Support]] = []
         others: list[str] = []  # holds, convoys and supports: decided early if not attacked
         for prov, o in order.items():
             if isinstance(o, Move):
-                d = province_of(o.dest)
-                self.dest[prov] = d
-                self.movers_to.setdefault(d, []).append(prov)
-                if o.via is not None and o.via in self.route_rules:
-                    self.variant[prov] = self.route_rules[o.via]
+                d = o.dest
+                if "/" in d:
+                    d = province_of(d)
+                dest[prov] = d
+                if d in movers_to:
+                    movers_to[d].append(prov)
+                else:
+                    movers_to[d] = [prov]
+                if o.via is not None and o.via in route_rules:
+                    self.variant[prov] = route_rules[o.via]
                 continue
             others.append(prov)
             if isinstance(o, Convoy):
@@ -122,30 +129,31 @@ class Movement:
         self.supports = [prov for prov, _ in supports]
         self._convoy_intents(convoys)
         for prov, c in convoys:
-            if self.convoy.get(c.target) and self.dest.get(c.target) == c.dest:
+            if convoy.get(c.target) and dest.get(c.target) == c.dest:
                 self.convoyers.setdefault(c.target, []).append(prov)
             else:
                 self.void.add(prov)
         for prov, s in supports:
             self._match_support(prov, s)
         for prov in self.void:
-            self.state[prov], self.result[prov] = RESOLVED, False
+            state[prov], result[prov] = RESOLVED, False
+        support_route = self.support_route
         for prov in others:
             # nothing moves against it: a hold or convoy stays, a support is given (not cut,
             # not dislodged), whatever else happens
-            if prov not in self.movers_to and prov not in self.state and prov not in self.support_route:
-                self.state[prov], self.result[prov] = RESOLVED, True
+            if prov not in movers_to and prov not in state and prov not in support_route:
+                state[prov], result[prov] = RESOLVED, True
         if not self.variant:
-            for prov, d in self.dest.items():
+            for prov, d in dest.items():
                 # the only move into an empty province, over land: nothing can stop it
-                if d not in units and len(self.movers_to[d]) == 1 and not self.convoy[prov]:
-                    self.state[prov], self.result[prov] = RESOLVED, True
-        for prov, d in self.dest.items():
-            if self.dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
+                if d not in units and len(movers_to[d]) == 1 and not convoy[prov]:
+                    state[prov], result[prov] = RESOLVED, True
+        for prov, d in dest.items():
+            if dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
                 continue
-            if not self.convoy[prov] and not self.convoy[d]:
+            if not convoy[prov] and not convoy[d]:
                 self.head_to_head[prov] = d
-            elif all(not self.convoy[p] or p in self.fallback for p in (prov, d)):
+            elif all(not convoy[p] or p in self.fallback for p in (prov, d)):
                 self.head_to_head_by_land[prov] = d
         if self.datc.paradox_rule == RULE_2000:
             for prov, fleets in self.convoyers.items():

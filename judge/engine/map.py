@@ -127,6 +127,10 @@ class Map:
         for p in reversed(self.powers):  # the first power wins a name two share
             found.update({n.lower(): p for n in (*p.names, p.letter)})
         self._power_words: dict[str, Power] = found
+        # the powers' own names as written, read without folding case and spaces
+        self._power_names: dict[str, Power] = {
+            p.name: named for p in self.powers if (named := found.get(" ".join(p.name.lower().split()))) is not None
+        }
         # every location a unit may name (provinces and the coasts of split ones), to its province
         self.province_at: Mapping[str, str] = MappingProxyType({
             loc: p.abbr for p in self.provinces.values() for loc in (p.abbr, *(f"{p.abbr}/{c}" for c in p.coasts))
@@ -195,7 +199,8 @@ class Map:
 
     def find_power(self, text: str) -> Power | None:
         """A power by name, adjective, alias or letter, any case; None if there is none."""
-        return self._power_words.get(" ".join(text.lower().split()))
+        found = self._power_names.get(text)
+        return found if found is not None else self._power_words.get(" ".join(text.lower().split()))
 
     def fleet_locations(self, province: str) -> tuple[str, ...]:
         """Where a fleet can stand in a province: its coasts, or the province itself."""

@@ -398,8 +398,10 @@ def parse_orders(board: Board, position: Position, power: str, text: str) -> lis
     """Read every order in ``text``; a piece that cannot be read gives its OrderError in
     its place. ``waive 2`` gives two Waive orders."""
     out: list[Order | OrderError] = []
+    m = board.map
+    read = read_movement if position.phase.kind == MOVEMENT else read_retreat_or_adjustment
     for piece in split_orders(text):
-        fast = _shorthand(board, position, power, piece)
+        fast = read(m, position, power, piece)
         if fast is not None:
             out.append(fast)
             continue

@@ -86,7 +86,8 @@ class Position:
                 raise PositionError(f"two units in {u.province}: {by_prov[u.province]} and {u}")
             by_prov[u.province] = u
         dis = {d.unit.province: d for d in dislodged}
-        return cls(phase, by_prov, dis, dict(owners or {}))
+        # the dictionaries are this call's own: frozen as they are, not copied again
+        return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(dict(owners or {})))
 
     # -- questions ------------------------------------------------------------------
     def units_of(self, power: str) -> list[Unit]:
@@ -124,7 +125,7 @@ class Position:
     @classmethod
     def from_json(cls, m: Map, data: Mapping[str, Any]) -> Position:
         """Read the ``judge adjudicate`` form, checking it against the map."""
-        phase = Phase.parse(str(data.get("phase") or m.start))
+        phase = _phase(str(data.get("phase") or m.start))
         units = [parse_unit(m, power, text) for power, texts in _power_lists(m, data.get("units") or {})
                  for text in texts]
         dislodged = []
@@ -144,9 +145,10 @@ class Position:
         supply = m.supply_set
         for power, centres in _power_lists(m, data.get("centres") or {}):
             for c in centres:
-                c = str(c).lower()
-                if c not in supply:
-                    raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
+                if type(c) is not str or c not in supply:  # else already as the map writes it
+                    c = str(c).lower()
+                    if c not in supply:
+                        raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
                 owners[c] = power
         return cls.build(phase, units, dislodged, owners)
 
@@ -169,8 +171,10 @@ def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[An
         yield pw.name, value
 
 
+@lru_cache(maxsize=1 << 14)
 def parse_unit(m: Map, power: str, text: str) -> Unit:
-    """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map."""
+    """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map.
+    (Kept per map, power and text: the same few hundred come in every line a tool sends.)"""
     read = _read_unit(text)
     if read is None:
         raise PositionError(f"cannot read the unit {text!r}; write it like 'F stp/sc'")
@@ -183,11 +187,15 @@ def parse_unit(m: Map, power: str, text: str) -> Unit:
 _TYPES = {"A": ARMY, "a": ARMY, "F": FLEET, "f": FLEET}
 
 
-@lru_cache(maxsize=4096)
 def _read_unit(text: str) -> tuple[str, str] | None:
-    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place. (The
-    same few hundred texts come in every line a tool sends.)"""
+    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place."""
     parts = text.split()
     if len(parts) != 2 or parts[0] not in _TYPES:
         return None
     return _TYPES[parts[0]], parts[1].lower()
+
+
+@lru_cache(maxsize=256)
+def _phase(code: str) -> Phase:
+    """The phase a code names, read once per code."""
+    return Phase.parse(code)

@@ -83,33 +83,18 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
                 paradox[prov] = chosen[prov]
                 chosen[prov] = Hold(chosen[prov].unit)
 
-    rank = m.power_rank
-    results: list[OrderResult] = []
-    for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
-        given = chosen.get(prov)
-        if prov in doubled:
-            results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
-            if prov not in out.dislodged:
-                continue
-        notes: tuple[str, ...]
-        if given is None:  # no order: a hold, the judge's default
-            order, notes, default = mv.order[prov], (), True
-        else:
-            order, notes, default = paradox.get(prov, given), _notes(prov, given, out, paradox), False
-        if prov in out.dislodged:
-            notes = (*notes, DISLODGED)
-        results.append(OrderResult(order, notes, default, out.stopped.get(prov)))
-
+    results = _results(position, chosen, doubled, paradox, mv, out)
     units: dict[str, Unit] = {}
-    for prov, unit in position.units.items():
-        if prov in out.dislodged:
-            continue
-        if prov in out.succeeded:
+    succeeded, dislodged_at, stopped = out.succeeded, out.dislodged, out.stopped
+    for prov, unit in on_board.items():
+        if prov in succeeded:
             o = chosen[prov]
             assert isinstance(o, Move)
             units[out_dest(o)] = unit_of(unit.power, unit.type, o.dest)
-        elif prov in out.stopped:  # a variant move that stopped short of its destination
-            units[out.stopped[prov]] = unit_of(unit.power, unit.type, out.stopped[prov])
+        elif prov in dislodged_at:
+            continue
+        elif prov in stopped:  # a variant move that stopped short of its destination
+            units[stopped[prov]] = unit_of(unit.power, unit.type, stopped[prov])
         else:
             units[prov] = unit
     dislodged: list[Dislodged] = []
@@ -127,6 +112,36 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
         return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
+
+
+def _results(
+    position: Position,
+    chosen: Mapping[str, MovementOrder],
+    doubled: Mapping[str, list[MovementOrder]],
+    paradox: Mapping[str, MovementOrder],
+    mv: Movement,
+    out: MovementOutcome,
+) -> list[OrderResult]:
+    """One result per unit, powers in map order: its order (a hold if it had none, the
+    judge's default) and its notes; a unit ordered twice gets both orders, void."""
+    on_board, rank = position.units, mv.map.power_rank
+    dislodged, stopped = out.dislodged, out.stopped
+    results: list[OrderResult] = []
+    for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
+        if prov in doubled:
+            results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
+            if prov not in dislodged:
+                continue
+        given = chosen.get(prov)
+        if given is None:  # no order: a hold, the judge's default
+            results.append(OrderResult(mv.order[prov], (DISLODGED,) if prov in dislodged else (), True,
+                                       stopped.get(prov)))
+            continue
+        notes = _notes(prov, given, out, paradox)
+        if prov in dislodged:
+            notes = (*notes, DISLODGED)
+        results.append(OrderResult(paradox.get(prov, given) if paradox else given, notes, False, stopped.get(prov)))
+    return results
 
 
 def _notes(prov: str, given: MovementOrder, out: MovementOutcome, paradox: Mapping[str, MovementOrder]) -> tuple[str, ...]:
