@@ -21,10 +21,9 @@ from functools import cache
 from json.encoder import encode_basestring_ascii
 from typing import IO, Any, Protocol
 
-from .engine import Board, Map, Options, Order, OrderError, Position, PositionError, adjudicate
+from .engine import Board, Options, Order, OrderError, Position, PositionError, adjudicate
 from .engine.notation import describe
 from .engine.options import OptionError
-from .engine.orders import order_power
 from .engine.parser import parse_orders
 from .engine.phase import PhaseError
 from .engine.validation import Legality
@@ -95,7 +94,8 @@ def answer(request: Any) -> str:
         raise RequestError(str(exc)) from None
     orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
-    results = ", ".join(_result_head(m, r.order) + _outcome(r.notes) for r in result.results)
+    results = ", ".join(f'{_result_start(r.power)}{_string(describe(m, r.order))}, "outcome": {_outcome(r.notes)}'
+                        for r in result.results)
     winners = f', "winners": {_encode(list(result.winners))}' if result.winners else ""
     return (f'{{"results": [{results}], "next": {_encode(result.next.to_json(m))}, '
             f'"errors": {_encode(errors)}{winners}}}')
@@ -111,26 +111,17 @@ _encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cyc
 _string = encode_basestring_ascii  # a string as _encode writes it, without making an encoder
 
 
-def _result_head(m: Map, order: Order) -> str:
-    """A result's JSON up to its outcome: ``{"power": "France", "order": "Army Paris ->
-    Burgundy.", "outcome": ``. Kept per map and order: the same orders come back line after
-    line, and their text and its encoding are the larger part of writing an answer."""
-    heads = _HEADS.get(m)
-    if heads is None or len(heads) > _HEADS_KEPT:
-        heads = _HEADS[m] = {}
-    head = heads.get(order)
-    if head is None:
-        head = heads[order] = f'{{"power": {_string(order_power(order))}, "order": {_string(describe(m, order))}, "outcome": '
-    return head
-
-
-_HEADS: dict[Map, dict[Order, str]] = {}
-_HEADS_KEPT = 1 << 16  # distinct orders kept per map before the cache starts again
+@cache
+def _result_start(power: str) -> str:
+    """A result's JSON up to its order: ``{"power": "France", "order": ``."""
+    return f'{{"power": {_string(power)}, "order": '
 
 
 @cache
 def _outcome(notes: tuple[str, ...]) -> str:
-    """The end of a result's JSON: its notes as the results print them (``"bounce"``)."""
+    """The end of a result's JSON: its notes as the results print them (``"bounce"``).
+    (Results are written from such pieces, not encoded as objects: the pieces are few, and
+    an encoding is the larger part of writing an answer.)"""
     return _string(", ".join(notes)) + "}"
 
 

@@ -102,8 +102,7 @@ class Movement:
 
     # -- static analysis ------------------------------------------------------------
     def _prepare(self) -> None:
-        order, units, dest, movers_to = self.order, self.units, self.dest, self.movers_to
-        state, result, convoy = self.state, self.result, self.convoy
+        order, units, dest, movers_to, convoy = self.order, self.units, self.dest, self.movers_to, self.convoy
         route_rules = self.route_rules
         convoys: list[tuple[str, Convoy]] = []
         supports: list[tuple[str, Support]] = []
@@ -135,6 +134,7 @@ class Movement:
                 self.void.add(prov)
         for prov, s in supports:
             self._match_support(prov, s)
+        state, result = self.state, self.result  # (a variant's questions above may have replaced them)
         for prov in self.void:
             state[prov], result[prov] = RESOLVED, False
         support_route = self.support_route
@@ -531,8 +531,10 @@ class Movement:
     # -- the whole phase ------------------------------------------------------------
     def run(self) -> MovementOutcome:
         for prov in self.order:
-            self.resolve(prov)
-        succeeded = frozenset(p for p in self.dest if self.result[p])
+            if self.state.get(prov) != RESOLVED:  # most were decided by _prepare
+                self.resolve(prov)
+        result = self.result
+        succeeded = frozenset(p for p in self.dest if result[p])
         stopped: dict[str, str] = {}
         variant_void: set[str] = set()
         variant_bounce: set[str] = set()

@@ -102,9 +102,8 @@ class ConvoyReach:
     def __init__(self, m: Map, units: Mapping[str, Unit]) -> None:
         self.map = m
         self.units = units
-        self.fleets = frozenset(
-            p for p, u in units.items() if u.type == FLEET and m.provinces[p].is_water
-        )
+        waters = m.waters
+        self.fleets = frozenset(p for p, u in units.items() if u.type == FLEET and p in waters)
         self._reached: dict[str, frozenset[str]] = {}
         self._routes: dict[tuple[str, str], frozenset[str]] = {}
 

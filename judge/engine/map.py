@@ -42,19 +42,15 @@ class Province:
     coasts: tuple[str, ...] = ()
     coast_names: Mapping[str, str] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
+    # what the kind allows, worked out once (the adjudicator and validation ask often)
+    holds_armies: bool = field(init=False, repr=False, compare=False)
+    holds_fleets: bool = field(init=False, repr=False, compare=False)
+    is_water: bool = field(init=False, repr=False, compare=False)  # a fleet can convoy here: seas, island chains
 
-    @property
-    def holds_armies(self) -> bool:
-        return self.kind in (LAND, COAST, DUAL)
-
-    @property
-    def holds_fleets(self) -> bool:
-        return self.kind in (COAST, SEA, DUAL)
-
-    @property
-    def is_water(self) -> bool:
-        """True where a fleet can convoy: seas, and island chains (``dual``)."""
-        return self.kind in (SEA, DUAL)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds_armies", self.kind in (LAND, COAST, DUAL))
+        object.__setattr__(self, "holds_fleets", self.kind in (COAST, SEA, DUAL))
+        object.__setattr__(self, "is_water", self.kind in (SEA, DUAL))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +117,8 @@ class Map:
         self.power_by_letter: Mapping[str, Power] = MappingProxyType(
             {p.letter.upper(): p for p in self.powers}
         )
+        self.power_names: tuple[str, ...] = tuple(p.name for p in self.powers)
+        self.adjectives: Mapping[str, str] = MappingProxyType({p.name: self.power(p.name).adjective for p in self.powers})
         self.power_rank: Mapping[str, int] = MappingProxyType({p.name: i for i, p in enumerate(self.powers)})
         # every way find_power() reads a power: name, adjective, aliases, letter (lower case)
         found: dict[str, Power] = {}
@@ -144,6 +142,7 @@ class Map:
                     water.setdefault(near, set()).add(w.abbr)
         self.water_near: Mapping[str, frozenset[str]] = MappingProxyType({p: frozenset(v) for p, v in water.items()})
         self.shores: frozenset[str] = frozenset(water)
+        self.waters: frozenset[str] = frozenset(p.abbr for p in self.provinces.values() if p.is_water)
         # where each unit type may stand (can_hold)
         self._stands: dict[str, frozenset[str]] = {
             ARMY: frozenset(p.abbr for p in self.provinces.values() if p.holds_armies),

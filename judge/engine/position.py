@@ -29,12 +29,14 @@ class Unit:
     type: str
     location: str
     province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # "F stp/sc", as positions are written
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "province", province_of(self.location))
+        object.__setattr__(self, "text", f"{self.type} {self.location}")
 
     def __str__(self) -> str:
-        return f"{self.type} {self.location}"
+        return self.text
 
 
 @cache
@@ -107,18 +109,25 @@ class Position:
         """The ``judge adjudicate`` form: powers in map order, units as ``"F stp/sc"``."""
         units: dict[str, list[str]] = {}
         for u in self.units.values():
-            units.setdefault(u.power, []).append(f"{u.type} {u.location}")
+            if u.power in units:
+                units[u.power].append(u.text)
+            else:
+                units[u.power] = [u.text]
         dislodged: dict[str, list[dict[str, Any]]] = {}
         for _, d in sorted(self.dislodged.items()):
-            dislodged.setdefault(d.unit.power, []).append({"unit": str(d.unit), "retreats": list(d.retreats)})
+            dislodged.setdefault(d.unit.power, []).append({"unit": d.unit.text, "retreats": list(d.retreats)})
         centres: dict[str, list[str]] = {}
-        for c, owner in sorted(self.owners.items()):
-            centres.setdefault(owner, []).append(c)
-        order = [p.name for p in m.powers]
+        for c in sorted(self.owners):
+            owner = self.owners[c]
+            if owner in centres:
+                centres[owner].append(c)
+            else:
+                centres[owner] = [c]
+        order = m.power_names
         return {
             "phase": self.phase.code,
             "units": {p: sorted(units[p]) for p in order if p in units},
-            "dislodged": {p: dislodged[p] for p in order if p in dislodged},
+            "dislodged": {p: dislodged[p] for p in order if p in dislodged} if dislodged else {},
             "centres": {p: centres[p] for p in order if p in centres},
         }
 
