@@ -54,21 +54,18 @@ def route_fleets(m: Map, units: Mapping[str, Unit], src: str, dest: str, fleets:
     (DATC 6.F.12, 6.G.19)."""
     near = {f: m.fleet_reach.get(units[f].location, frozenset()) for f in fleets}
     on_route: set[str] = set()
-
-    def walk(path: list[str]) -> None:
+    paths = [[first] for first in fleets if src in near[first]]
+    while paths:  # every chain with no shortcut, one fleet longer at a time
+        path = paths.pop()
         last = path[-1]
         if dest in near[last]:
             on_route.update(path)
-            return
+            continue
         for g in fleets:
             if g in near[last] and g not in path and src not in near[g] and not any(
                 g in near[earlier] for earlier in path[:-1]
             ):
-                walk([*path, g])
-
-    for first in fleets:
-        if src in near[first]:
-            walk([first])
+                paths.append([*path, g])
     return on_route
 
 
