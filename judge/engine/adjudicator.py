@@ -173,18 +173,19 @@ class Movement:
                 any_convoys.add((c.target, c.dest))
                 if army.power == c.unit.power:
                     own_convoys.add((c.target, c.dest))
+        convoy, order, army_adj, hops = self.convoy, self.order, self.map.army_adj, self.map.army_hops
         for prov, d in self.dest.items():
-            o = self.order[prov]
+            o = order[prov]
             assert isinstance(o, Move)
             if o.unit.type != ARMY or o.via is not None:
-                self.convoy[prov] = False
-            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
-                self.convoy[prov] = True
+                convoy[prov] = False
+            elif d not in army_adj.get(o.unit.location, ()) and d not in hops.get(o.unit.location, ()):
+                convoy[prov] = True  # not a border (an island hop counts as one)
             elif not o.via_convoy and (prov, d) not in any_convoys:
-                self.convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
+                convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
             else:
-                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
-                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
+                convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
+                if convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
                     self.fallback.add(prov)
 
     def _match_support(self, prov: str, o: Support) -> None:

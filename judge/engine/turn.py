@@ -9,6 +9,7 @@ phase (skipping retreat and adjustment phases with nothing to do).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from .adjudicator import Movement, MovementOutcome
 from .adjustments import adjustments_due, resolve_adjustments
@@ -108,7 +109,8 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     dislodged.sort(key=lambda d: (_power_rank(m, d.unit.power), d.unit.province))
     waiting = [d for d in dislodged if d.retreats]
     if waiting:
-        nxt = Position(position.phase.retreat(), units, {d.unit.province: d for d in waiting}, position.owners)
+        nxt = Position(position.phase.retreat(), MappingProxyType(units), {d.unit.province: d for d in waiting},
+                       position.owners)
         return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
@@ -203,18 +205,23 @@ def _close_season(
     """After a season's movement and retreats: centres change hands if the year closes,
     victory is checked, and the next phase is chosen."""
     m, cal = board.map, board.rules.calendar
+    units = MappingProxyType(units)  # the caller's own dictionary, frozen as it is, not copied
     if not cal.closes_year(phase):
-        return Position(cal.next_movement(phase), units, {}, owners), (), False
+        return Position(cal.next_movement(phase), units, _EMPTY, owners), (), False
     new_owners = dict(owners)
     for prov, unit in units.items():
         if m.provinces[prov].supply:
             new_owners[prov] = unit.power
     changed = new_owners != dict(owners)
     winners = victors(board, new_owners)
-    adjust = Position(cal.adjustment_phase(phase), units, {}, new_owners)
+    frozen_owners = MappingProxyType(new_owners)
+    adjust = Position(cal.adjustment_phase(phase), units, _EMPTY, frozen_owners)
     if adjustments_due(board, adjust):
         return adjust, winners, changed
-    return Position(cal.next_movement(adjust.phase), units, {}, new_owners), winners, changed
+    return Position(cal.next_movement(adjust.phase), units, _EMPTY, frozen_owners), winners, changed
+
+
+_EMPTY: Mapping[str, Dislodged] = MappingProxyType({})
 
 
 def centre_counts(board: Board, owners: Mapping[str, str]) -> dict[str, int]:
