@@ -98,7 +98,7 @@ def answer(request: Any) -> str:
                         for r in result.results)
     winners = f', "winners": {_encode(list(result.winners))}' if result.winners else ""
     return (f'{{"results": [{results}], "next": {_encode(result.next.to_json(m))}, '
-            f'"errors": {_encode(errors) if errors else "[]"}{winners}}}')
+            f'"errors": [{", ".join(map(_string, errors))}]{winners}}}')
 
 
 def handle(request: Any) -> dict[str, Any]:

@@ -99,8 +99,7 @@ class ConvoyReach:
     def __init__(self, m: Map, units: Mapping[str, Unit]) -> None:
         self.map = m
         self.units = units
-        waters = m.waters
-        self.fleets = frozenset(p for p, u in units.items() if u.type == FLEET and p in waters)
+        self.fleets = frozenset([p for p in m.waters.intersection(units) if units[p].type == FLEET])
         self._reached: dict[str, frozenset[str]] = {}
         self._routes: dict[tuple[str, str], frozenset[str]] = {}
 

@@ -153,9 +153,11 @@ class Map:
             {loc: self._location_name(loc, False) for loc in self.province_at},
             {loc: self._location_name(loc, True) for loc in self.province_at},
         )
+        self.names: Mapping[str, str] = self._names[False]  # location -> its plain name (location_name)
         self._unit_names: dict[tuple[str, str], str] = {
             (t, loc): f"{UNIT_NAMES[t]} {name}" for t in (ARMY, FLEET) for loc, name in self._names[False].items()
         }
+        self.unit_names: Mapping[tuple[str, str], str] = self._unit_names  # (type, location) -> unit_name
         self.supply_centres: tuple[str, ...] = tuple(
             sorted(p.abbr for p in self.provinces.values() if p.supply)
         )

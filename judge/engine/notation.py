@@ -75,7 +75,10 @@ def describe(m: Map, order: Order) -> str:
     name = m.location_name
     if isinstance(order, Move):  # the orders of a movement phase first: they are the most
         if order.via is None and not order.route:
-            return f"{m.unit_name(order.unit.type, order.unit.location)} -> {name(order.dest)}."
+            unit, dest = order.unit, order.dest
+            # the names looked up directly: this line is written for every move of every phase
+            who = m.unit_names.get((unit.type, unit.location)) or m.unit_name(unit.type, unit.location)
+            return f"{who} -> {m.names.get(dest) or name(dest)}."
         steps = [name(r) for r in order.route]
         if order.via == "railway":
             steps = [railway_name(m)]
@@ -83,7 +86,8 @@ def describe(m: Map, order: Order) -> str:
             steps = [canal_name(m)]
         return " -> ".join([describe_unit(m, order.unit), *steps, name(order.dest)]) + "."
     if isinstance(order, Hold):
-        return f"{m.unit_name(order.unit.type, order.unit.location)} HOLD."
+        unit = order.unit
+        return f"{m.unit_names.get((unit.type, unit.location)) or m.unit_name(unit.type, unit.location)} HOLD."
     if isinstance(order, Support):
         other = _other_unit(m, order.unit.power, order.target_power, order.target_type, order.target)
         if order.dest is None:

@@ -128,6 +128,7 @@ def _results(
     judge's default) and its notes; a unit ordered twice gets both orders, void."""
     on_board, rank = position.units, mv.map.power_rank
     dislodged, stopped = out.dislodged, out.stopped
+    succeeded, void, no_route, cut = out.succeeded, out.void, out.no_route, out.cut
     results: list[OrderResult] = []
     for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
         if prov in doubled:
@@ -139,25 +140,18 @@ def _results(
             results.append(OrderResult(mv.order[prov], (DISLODGED,) if prov in dislodged else (), True,
                                        stopped.get(prov)))
             continue
-        notes = _notes(prov, given, out, paradox)
+        # the notes of an order that was given (without ``dislodged``), as the results print them
+        if paradox and prov in paradox:
+            notes: tuple[str, ...] = (VOID,)
+        elif type(given) is Move:
+            notes = () if prov in succeeded else (VOID,) if prov in void else (NO_CONVOY,) if prov in no_route \
+                else (BOUNCE,)
+        else:
+            notes = (VOID,) if prov in void else (CUT,) if prov in cut else ()
         if prov in dislodged:
             notes = (*notes, DISLODGED)
         results.append(OrderResult(paradox.get(prov, given) if paradox else given, notes, False, stopped.get(prov)))
     return results
-
-
-def _notes(prov: str, given: MovementOrder, out: MovementOutcome, paradox: Mapping[str, MovementOrder]) -> tuple[str, ...]:
-    """The notes of an order that was given, as the results print them (without
-    ``dislodged``)."""
-    if prov in paradox:
-        return (VOID,)
-    if type(given) is Move:
-        if prov in out.succeeded:
-            return ()
-        return (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
-    if prov in out.void:
-        return (VOID,)
-    return (CUT,) if prov in out.cut else ()
 
 
 def out_dest(o: Move) -> str:
