@@ -99,6 +99,14 @@ class Legality:
     def check(self, order: Order) -> None:
         """Raise :class:`OrderError` if ``order`` cannot be valid in the position."""
         m, position = self.map, self.position
+        if type(order) is Move and self.kind == MOVEMENT and order.via is None and not order.route:
+            # the commonest order, to a place the unit borders: settled without building anything
+            unit = order.unit
+            if position.units.get(unit.province) is unit and (
+                order.dest in m.army_adj.get(unit.location, ()) if unit.type == ARMY
+                else not order.via_convoy and order.dest in m.fleet_adj.get(unit.location, ())
+            ):
+                return
         kind = _PHASE_OF.get(type(order))
         if kind != self.kind:
             if kind is None:
