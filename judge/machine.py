@@ -9,8 +9,12 @@ Tools send phases by the million, so the path is kept short: a map and an option
 made into a board once per process (boards are shared by value, see ``judge.maps``); a line
 is read straight into the engine's values (``Position.from_json``); the legality of all its
 orders is checked against one :class:`~judge.engine.validation.Legality` (the position's
-convoy chains searched once per army); each order's text is rendered once, for its result;
+convoy chains searched once per army); the response is written as JSON text from pieces
+(each result from its power's start, its order's text and its notes, kept where they
+repeat), not built as objects and encoded, and the next position is encoded in one call;
 each response is written as soon as the input read so far is answered (:func:`stream`).
+The command (``judge.cli``) keeps start-up's objects out of the collector's walks and closes
+its output as soon as the input is answered, before the interpreter shuts down.
 """
 
 from __future__ import annotations
