@@ -55,10 +55,6 @@ class Dislodged:
     retreats: tuple[str, ...]
 
 
-def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    return mapping if isinstance(mapping, MappingProxyType) else MappingProxyType(dict(mapping))
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """Phase, units (by province), dislodged units (by province) and centre owners."""
@@ -69,9 +65,10 @@ class Position:
     owners: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _frozen(self.units))
-        object.__setattr__(self, "dislodged", _frozen(self.dislodged))
-        object.__setattr__(self, "owners", _frozen(self.owners))
+        for name in ("units", "dislodged", "owners"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):  # (given frozen: kept as it is)
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
 
     @classmethod
     def build(
