@@ -30,14 +30,25 @@ def cmd_datc(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    import gc
     import io
+    import os
 
     from .machine import stream
 
+    # Each line makes thousands of short-lived containers and next to no cycles: what start-up
+    # built (modules, maps) is kept out of the collector's walks, and it collects less often
+    # (2,000 convoy-heavy lines: 0.83 -> 0.78 s of processor time, start-up included).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     buffer = sys.stdin.buffer  # typed BinaryIO; a BufferedReader, which has read1, at run time
     if not isinstance(buffer, io.BufferedReader):
         raise SystemExit("judge adjudicate: standard input is not a byte stream")
     stream(buffer, sys.stdout)
+    # The reader sees the end of the answers now, not after the interpreter's shutdown (a
+    # tenth of a second of freeing modules and caches, which a tool would wait for).
+    sys.stdout.flush()
+    os.close(sys.stdout.fileno())
     return 0
 
 

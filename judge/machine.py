@@ -9,8 +9,12 @@ Tools send phases by the million, so the path is kept short: a map and an option
 made into a board once per process (boards are shared by value, see ``judge.maps``); a line
 is read straight into the engine's values (``Position.from_json``); the legality of all its
 orders is checked against one :class:`~judge.engine.validation.Legality` (the position's
-convoy chains searched once per army); each order's text is rendered once, for its result;
+convoy chains searched once per army); the response is written as JSON text from pieces
+(each result from its power's start, its order's text and its notes, kept where they
+repeat), not built as objects and encoded, and the next position is encoded in one call;
 each response is written as soon as the input read so far is answered (:func:`stream`).
+The command (``judge.cli``) keeps start-up's objects out of the collector's walks and closes
+its output as soon as the input is answered, before the interpreter shuts down.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from functools import cache
+from json.encoder import encode_basestring_ascii
 from typing import IO, Any, Protocol
 
 from .engine import Board, Options, Order, OrderError, Position, PositionError, adjudicate
@@ -81,8 +86,8 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
     return orders, errors
 
 
-def handle(request: Any) -> dict[str, Any]:
-    """Adjudicate one parsed request and return the response object."""
+def answer(request: Any) -> str:
+    """Adjudicate one parsed request and return the response as one line of JSON."""
     if not isinstance(request, dict):
         raise RequestError("each line must be a JSON object")
     board = board_for(request)
@@ -93,18 +98,35 @@ def handle(request: Any) -> dict[str, Any]:
         raise RequestError(str(exc)) from None
     orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
-    response: dict[str, Any] = {
-        "results": [{"power": r.power, "order": describe(m, r.order), "outcome": ", ".join(r.notes)}
-                    for r in result.results],
-        "next": result.next.to_json(m),
-        "errors": errors,
-    }
-    if result.winners:
-        response["winners"] = list(result.winners)
+    results = ", ".join(f'{_result_start(r.power)}{_string(describe(m, r.order))}, "outcome": {_outcome(r.notes)}'
+                        for r in result.results)
+    winners = f', "winners": {_encode(list(result.winners))}' if result.winners else ""
+    return (f'{{"results": [{results}], "next": {_encode(result.next.to_json(m))}, '
+            f'"errors": [{", ".join(map(_string, errors))}]{winners}}}')
+
+
+def handle(request: Any) -> dict[str, Any]:
+    """The response to one parsed request as an object (what :func:`answer` writes)."""
+    response: dict[str, Any] = json.loads(answer(request))
     return response
 
 
 _encode = json.JSONEncoder(check_circular=False).encode  # responses hold no cycles
+_string = encode_basestring_ascii  # a string as _encode writes it, without making an encoder
+
+
+@cache
+def _result_start(power: str) -> str:
+    """A result's JSON up to its order: ``{"power": "France", "order": ``."""
+    return f'{{"power": {_string(power)}, "order": '
+
+
+@cache
+def _outcome(notes: tuple[str, ...]) -> str:
+    """The end of a result's JSON: its notes as the results print them (``"bounce"``).
+    (Results are written from such pieces, not encoded as objects: the pieces are few, and
+    an encoding is the larger part of writing an answer.)"""
+    return _string(", ".join(notes)) + "}"
 
 
 def run(lines: Iterable[str]) -> Iterator[str]:
@@ -113,12 +135,11 @@ def run(lines: Iterable[str]) -> Iterator[str]:
         if not line.strip():
             continue
         try:
-            response = handle(json.loads(line))
+            yield answer(json.loads(line))
         except json.JSONDecodeError as exc:
-            response = {"error": f"not JSON: {exc}"}
+            yield _encode({"error": f"not JSON: {exc}"})
         except RequestError as exc:
-            response = {"error": str(exc)}
-        yield _encode(response)
+            yield _encode({"error": str(exc)})
 
 
 class _Chunks(Protocol):

@@ -5,21 +5,22 @@ the next deadlines and the last errors. ``judge mail list [inbox|outbox] [--stat
 lists the rows that need attention (failed and quarantined by default), ``show`` prints one
 row whole (the raw message or the mail as it would be sent), ``retry`` queues rows again
 with their attempts cleared, ``drop`` marks them "dropped" (kept, never handled).
+
+The database layer is imported by the commands when they run, not with the parsers: every
+``judge`` command builds these parsers, and ``judge adjudicate`` (started by tools, often
+once per game) would otherwise wait a fifth of a second for SQLAlchemy it never uses.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
-from .config import Config
-from .mail.outgoing import build_message, wire_bytes
-from .store import queues
-from .store.base import make_engine, make_sessionmaker
-from .store.mail import InboxMessage, OutboxMessage
+    from .config import Config
+    from .store.mail import InboxMessage, OutboxMessage
 
 
 def _when(value: object) -> str:
@@ -27,6 +28,8 @@ def _when(value: object) -> str:
 
 
 def _line(row: InboxMessage | OutboxMessage) -> str:
+    from .store.mail import InboxMessage
+
     if isinstance(row, InboxMessage):
         return (f"inbox  {row.id:>7} {row.status:<11} {row.attempts} tries  {_when(row.received_at)}  "
                 f"from {row.envelope_sender or '<>'}  {row.message_id}  {(row.note or '')[:80]}")
@@ -36,6 +39,9 @@ def _line(row: InboxMessage | OutboxMessage) -> str:
 
 def status(session: Session, out: TextIO) -> None:
     """What ``judge status`` prints."""
+    from sqlalchemy import select
+
+    from .store import queues
     from .store.games import Game
 
     count = queues.counts(session)
@@ -59,6 +65,8 @@ def status(session: Session, out: TextIO) -> None:
 
 def run(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     """Carry out ``judge status`` or a ``judge mail`` command; the exit status."""
+    from .store.base import make_engine, make_sessionmaker
+
     engine = make_engine(config.database_url)
     factory = make_sessionmaker(engine, mail_domain=config.domain)
     try:
@@ -72,6 +80,10 @@ def run(args: argparse.Namespace, config: Config, out: TextIO) -> int:
 
 
 def _mail(args: argparse.Namespace, config: Config, session: Session, out: TextIO) -> int:
+    from .mail.outgoing import build_message, wire_bytes
+    from .store import queues
+    from .store.mail import InboxMessage
+
     action = args.mail_command
     if action == "list":
         boxes: list[queues.Box] = [args.box] if args.box else ["inbox", "outbox"]

@@ -102,17 +102,23 @@ class Movement:
 
     # -- static analysis ------------------------------------------------------------
     def _prepare(self) -> None:
-        order, units = self.order, self.units
+        order, units, dest, movers_to, convoy = self.order, self.units, self.dest, self.movers_to, self.convoy
+        route_rules = self.route_rules
         convoys: list[tuple[str, Convoy]] = []
         supports: list[tuple[str, Support]] = []
         others: list[str] = []  # holds, convoys and supports: decided early if not attacked
         for prov, o in order.items():
             if isinstance(o, Move):
-                d = province_of(o.dest)
-                self.dest[prov] = d
-                self.movers_to.setdefault(d, []).append(prov)
-                if o.via is not None and o.via in self.route_rules:
-                    self.variant[prov] = self.route_rules[o.via]
+                d = o.dest
+                if "/" in d:
+                    d = province_of(d)
+                dest[prov] = d
+                if d in movers_to:
+                    movers_to[d].append(prov)
+                else:
+                    movers_to[d] = [prov]
+                if o.via is not None and o.via in route_rules:
+                    self.variant[prov] = route_rules[o.via]
                 continue
             others.append(prov)
             if isinstance(o, Convoy):
@@ -122,30 +128,32 @@ class Movement:
         self.supports = [prov for prov, _ in supports]
         self._convoy_intents(convoys)
         for prov, c in convoys:
-            if self.convoy.get(c.target) and self.dest.get(c.target) == c.dest:
+            if convoy.get(c.target) and dest.get(c.target) == c.dest:
                 self.convoyers.setdefault(c.target, []).append(prov)
             else:
                 self.void.add(prov)
         for prov, s in supports:
             self._match_support(prov, s)
+        state, result = self.state, self.result  # (a variant's questions above may have replaced them)
         for prov in self.void:
-            self.state[prov], self.result[prov] = RESOLVED, False
+            state[prov], result[prov] = RESOLVED, False
+        support_route = self.support_route
         for prov in others:
             # nothing moves against it: a hold or convoy stays, a support is given (not cut,
             # not dislodged), whatever else happens
-            if prov not in self.movers_to and prov not in self.state and prov not in self.support_route:
-                self.state[prov], self.result[prov] = RESOLVED, True
+            if prov not in movers_to and prov not in state and prov not in support_route:
+                state[prov], result[prov] = RESOLVED, True
         if not self.variant:
-            for prov, d in self.dest.items():
+            for prov, d in dest.items():
                 # the only move into an empty province, over land: nothing can stop it
-                if d not in units and len(self.movers_to[d]) == 1 and not self.convoy[prov]:
-                    self.state[prov], self.result[prov] = RESOLVED, True
-        for prov, d in self.dest.items():
-            if self.dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
+                if d not in units and len(movers_to[d]) == 1 and not convoy[prov]:
+                    state[prov], result[prov] = RESOLVED, True
+        for prov, d in dest.items():
+            if dest.get(d) != prov or not self._fights_head_to_head(prov) or not self._fights_head_to_head(d):
                 continue
-            if not self.convoy[prov] and not self.convoy[d]:
+            if not convoy[prov] and not convoy[d]:
                 self.head_to_head[prov] = d
-            elif all(not self.convoy[p] or p in self.fallback for p in (prov, d)):
+            elif all(not convoy[p] or p in self.fallback for p in (prov, d)):
                 self.head_to_head_by_land[prov] = d
         if self.datc.paradox_rule == RULE_2000:
             for prov, fleets in self.convoyers.items():
@@ -165,18 +173,19 @@ class Movement:
                 any_convoys.add((c.target, c.dest))
                 if army.power == c.unit.power:
                     own_convoys.add((c.target, c.dest))
+        convoy, order, army_adj, hops = self.convoy, self.order, self.map.army_adj, self.map.army_hops
         for prov, d in self.dest.items():
-            o = self.order[prov]
+            o = order[prov]
             assert isinstance(o, Move)
             if o.unit.type != ARMY or o.via is not None:
-                self.convoy[prov] = False
-            elif not self.map.adjacent(ARMY, o.unit.location, d):  # hops count as borders
-                self.convoy[prov] = True
+                convoy[prov] = False
+            elif d not in army_adj.get(o.unit.location, ()) and d not in hops.get(o.unit.location, ()):
+                convoy[prov] = True  # not a border (an island hop counts as one)
             elif not o.via_convoy and (prov, d) not in any_convoys:
-                self.convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
+                convoy[prov] = False  # no reading of 4.A.3 sees an intent to convoy here
             else:
-                self.convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
-                if self.convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
+                convoy[prov] = self._convoy_intended(o, prov, d, own_convoys, any_convoys)
+                if convoy[prov] and self.datc.adjacent_convoy in (FALLBACK, RULE_1971):
                     self.fallback.add(prov)
 
     def _match_support(self, prov: str, o: Support) -> None:
@@ -523,8 +532,10 @@ class Movement:
     # -- the whole phase ------------------------------------------------------------
     def run(self) -> MovementOutcome:
         for prov in self.order:
-            self.resolve(prov)
-        succeeded = frozenset(p for p in self.dest if self.result[p])
+            if self.state.get(prov) != RESOLVED:  # most were decided by _prepare
+                self.resolve(prov)
+        result = self.result
+        succeeded = frozenset(p for p in self.dest if result[p])
         stopped: dict[str, str] = {}
         variant_void: set[str] = set()
         variant_bounce: set[str] = set()

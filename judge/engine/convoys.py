@@ -52,23 +52,24 @@ def route_fleets(m: Map, units: Mapping[str, Unit], src: str, dest: str, fleets:
     destination, has no fleet but the first bordering the army and no fleet bordering
     another but its neighbours. A fleet reachable only off every such route is on none
     (DATC 6.F.12, 6.G.19)."""
-    near = {f: m.fleet_reach.get(units[f].location, frozenset()) for f in fleets}
-    on_route: set[str] = set()
+    return _route_fleets({f: m.fleet_reach.get(units[f].location, frozenset()) for f in fleets}, src, dest, fleets)
 
-    def walk(path: list[str]) -> None:
+
+def _route_fleets(near: Mapping[str, frozenset[str]], src: str, dest: str, fleets: Collection[str]) -> set[str]:
+    """:func:`route_fleets` given what each fleet borders (``near``)."""
+    on_route: set[str] = set()
+    paths = [[first] for first in fleets if src in near[first]]
+    while paths:  # every chain with no shortcut, one fleet longer at a time
+        path = paths.pop()
         last = path[-1]
         if dest in near[last]:
             on_route.update(path)
-            return
+            continue
         for g in fleets:
             if g in near[last] and g not in path and src not in near[g] and not any(
                 g in near[earlier] for earlier in path[:-1]
             ):
-                walk([*path, g])
-
-    for first in fleets:
-        if src in near[first]:
-            walk([first])
+                paths.append([*path, g])
     return on_route
 
 
@@ -102,19 +103,22 @@ class ConvoyReach:
     def __init__(self, m: Map, units: Mapping[str, Unit]) -> None:
         self.map = m
         self.units = units
-        self.fleets = frozenset(
-            p for p, u in units.items() if u.type == FLEET and m.provinces[p].is_water
-        )
+        reach, waters = m.fleet_reach, m.waters
+        # the fleets standing on water, each with the provinces it borders (read once for all searches)
+        self.near: dict[str, frozenset[str]] = {
+            p: reach.get(u.location, frozenset()) for p, u in units.items() if u.type == FLEET and p in waters
+        }
+        self.fleets = frozenset(self.near)
         self._reached: dict[str, frozenset[str]] = {}
         self._routes: dict[tuple[str, str], frozenset[str]] = {}
 
     def _search(self, src: str, fleets: frozenset[str]) -> frozenset[str]:
         """Breadth-first over ``fleets`` from the fleets bordering ``src``."""
-        reach, units = self.map.fleet_reach, self.units
+        near = self.near
         seen = set(self.map.water_near.get(src, frozenset()) & fleets)
         frontier = list(seen)
         while frontier:
-            for g in reach.get(units[frontier.pop()].location, frozenset()) & fleets:
+            for g in near[frontier.pop()] & fleets:
                 if g not in seen:
                     seen.add(g)
                     frontier.append(g)
@@ -141,5 +145,5 @@ class ConvoyReach:
         found = self._routes.get(key)
         if found is None:
             candidates = self.reached(src) if src != dest else frozenset()
-            found = self._routes[key] = frozenset(route_fleets(self.map, self.units, src, dest, candidates))
+            found = self._routes[key] = frozenset(_route_fleets(self.near, src, dest, candidates))
         return found

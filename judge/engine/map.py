@@ -42,19 +42,15 @@ class Province:
     coasts: tuple[str, ...] = ()
     coast_names: Mapping[str, str] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
+    # what the kind allows, worked out once (the adjudicator and validation ask often)
+    holds_armies: bool = field(init=False, repr=False, compare=False)
+    holds_fleets: bool = field(init=False, repr=False, compare=False)
+    is_water: bool = field(init=False, repr=False, compare=False)  # a fleet can convoy here: seas, island chains
 
-    @property
-    def holds_armies(self) -> bool:
-        return self.kind in (LAND, COAST, DUAL)
-
-    @property
-    def holds_fleets(self) -> bool:
-        return self.kind in (COAST, SEA, DUAL)
-
-    @property
-    def is_water(self) -> bool:
-        """True where a fleet can convoy: seas, and island chains (``dual``)."""
-        return self.kind in (SEA, DUAL)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds_armies", self.kind in (LAND, COAST, DUAL))
+        object.__setattr__(self, "holds_fleets", self.kind in (COAST, SEA, DUAL))
+        object.__setattr__(self, "is_water", self.kind in (SEA, DUAL))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +117,18 @@ class Map:
         self.power_by_letter: Mapping[str, Power] = MappingProxyType(
             {p.letter.upper(): p for p in self.powers}
         )
+        self.power_names: tuple[str, ...] = tuple(p.name for p in self.powers)
+        self.adjectives: Mapping[str, str] = MappingProxyType({p.name: self.power(p.name).adjective for p in self.powers})
         self.power_rank: Mapping[str, int] = MappingProxyType({p.name: i for i, p in enumerate(self.powers)})
         # every way find_power() reads a power: name, adjective, aliases, letter (lower case)
         found: dict[str, Power] = {}
         for p in reversed(self.powers):  # the first power wins a name two share
             found.update({n.lower(): p for n in (*p.names, p.letter)})
         self._power_words: dict[str, Power] = found
+        # the powers' own names as written, read without folding case and spaces
+        self._power_names: dict[str, Power] = {
+            p.name: named for p in self.powers if (named := found.get(" ".join(p.name.lower().split()))) is not None
+        }
         # every location a unit may name (provinces and the coasts of split ones), to its province
         self.province_at: Mapping[str, str] = MappingProxyType({
             loc: p.abbr for p in self.provinces.values() for loc in (p.abbr, *(f"{p.abbr}/{c}" for c in p.coasts))
@@ -140,6 +142,7 @@ class Map:
                     water.setdefault(near, set()).add(w.abbr)
         self.water_near: Mapping[str, frozenset[str]] = MappingProxyType({p: frozenset(v) for p, v in water.items()})
         self.shores: frozenset[str] = frozenset(water)
+        self.waters: frozenset[str] = frozenset(p.abbr for p in self.provinces.values() if p.is_water)
         # where each unit type may stand (can_hold)
         self._stands: dict[str, frozenset[str]] = {
             ARMY: frozenset(p.abbr for p in self.provinces.values() if p.holds_armies),
@@ -150,9 +153,11 @@ class Map:
             {loc: self._location_name(loc, False) for loc in self.province_at},
             {loc: self._location_name(loc, True) for loc in self.province_at},
         )
+        self.names: Mapping[str, str] = self._names[False]  # location -> its plain name (location_name)
         self._unit_names: dict[tuple[str, str], str] = {
             (t, loc): f"{UNIT_NAMES[t]} {name}" for t in (ARMY, FLEET) for loc, name in self._names[False].items()
         }
+        self.unit_names: Mapping[tuple[str, str], str] = self._unit_names  # (type, location) -> unit_name
         self.supply_centres: tuple[str, ...] = tuple(
             sorted(p.abbr for p in self.provinces.values() if p.supply)
         )
@@ -195,7 +200,8 @@ class Map:
 
     def find_power(self, text: str) -> Power | None:
         """A power by name, adjective, alias or letter, any case; None if there is none."""
-        return self._power_words.get(" ".join(text.lower().split()))
+        found = self._power_names.get(text)
+        return found if found is not None else self._power_words.get(" ".join(text.lower().split()))
 
     def fleet_locations(self, province: str) -> tuple[str, ...]:
         """Where a fleet can stand in a province: its coasts, or the province itself."""

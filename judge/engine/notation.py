@@ -27,6 +27,9 @@ def describe_unit(m: Map, unit: Unit, *, article: bool = False) -> str:
 
 def adjective(m: Map, power: str) -> str:
     """The power's adjective (``French``), or the name itself if the map does not know it."""
+    known = m.adjectives.get(power)
+    if known is not None:
+        return known
     found = m.power_by_name.get(power.lower()) or m.find_power(power)
     return found.adjective if found is not None else power
 
@@ -42,13 +45,12 @@ def describe_dislodged(m: Map, dislodged: Dislodged) -> str:
 
 
 def _other_unit(m: Map, power: str, unit_power: str | None, unit_type: str | None, province: str) -> str:
-    words = []
-    if unit_power is not None and unit_power != power:
-        words.append(adjective(m, unit_power))
+    text = m.location_name(province)
     if unit_type is not None:
-        words.append(UNIT_NAMES[unit_type])
-    words.append(m.location_name(province))
-    return " ".join(words)
+        text = f"{UNIT_NAMES[unit_type]} {text}"
+    if unit_power is not None and unit_power != power:
+        text = f"{adjective(m, unit_power)} {text}"
+    return text
 
 
 def railway_name(m: Map) -> str:
@@ -73,7 +75,10 @@ def describe(m: Map, order: Order) -> str:
     name = m.location_name
     if isinstance(order, Move):  # the orders of a movement phase first: they are the most
         if order.via is None and not order.route:
-            return f"{describe_unit(m, order.unit)} -> {name(order.dest)}."
+            unit, dest = order.unit, order.dest
+            # the names looked up directly: this line is written for every move of every phase
+            who = m.unit_names.get((unit.type, unit.location)) or m.unit_name(unit.type, unit.location)
+            return f"{who} -> {m.names.get(dest) or name(dest)}."
         steps = [name(r) for r in order.route]
         if order.via == "railway":
             steps = [railway_name(m)]
@@ -81,15 +86,16 @@ def describe(m: Map, order: Order) -> str:
             steps = [canal_name(m)]
         return " -> ".join([describe_unit(m, order.unit), *steps, name(order.dest)]) + "."
     if isinstance(order, Hold):
-        return f"{describe_unit(m, order.unit)} HOLD."
+        unit = order.unit
+        return f"{m.unit_names.get((unit.type, unit.location)) or m.unit_name(unit.type, unit.location)} HOLD."
     if isinstance(order, Support):
         other = _other_unit(m, order.unit.power, order.target_power, order.target_type, order.target)
         if order.dest is None:
-            return f"{describe_unit(m, order.unit)} SUPPORT {other}."
-        return f"{describe_unit(m, order.unit)} SUPPORT {other} -> {name(order.dest)}."
+            return f"{m.unit_name(order.unit.type, order.unit.location)} SUPPORT {other}."
+        return f"{m.unit_name(order.unit.type, order.unit.location)} SUPPORT {other} -> {name(order.dest)}."
     if isinstance(order, Convoy):
         other = _other_unit(m, order.unit.power, order.target_power, ARMY, order.target)
-        return f"{describe_unit(m, order.unit)} CONVOY {other} -> {name(order.dest)}."
+        return f"{m.unit_name(order.unit.type, order.unit.location)} CONVOY {other} -> {name(order.dest)}."
     if isinstance(order, Retreat):
         return f"{describe_unit(m, order.unit)} -> {name(order.dest)}."
     if isinstance(order, Disband):

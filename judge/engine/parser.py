@@ -397,9 +397,15 @@ def split_orders(text: str) -> list[str]:
 def parse_orders(board: Board, position: Position, power: str, text: str) -> list[Order | OrderError]:
     """Read every order in ``text``; a piece that cannot be read gives its OrderError in
     its place. ``waive 2`` gives two Waive orders."""
+    m = board.map
+    read = read_movement if position.phase.kind == MOVEMENT else read_retreat_or_adjustment
+    if "\n" not in text and ";" not in text and "," not in text:  # one order, as tools send them
+        fast = read(m, position, power, text)  # (it reads words: the spaces around do not matter)
+        if fast is not None:
+            return [fast]
     out: list[Order | OrderError] = []
     for piece in split_orders(text):
-        fast = _shorthand(board, position, power, piece)
+        fast = read(m, position, power, piece)
         if fast is not None:
             out.append(fast)
             continue

@@ -29,12 +29,14 @@ class Unit:
     type: str
     location: str
     province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # "F stp/sc", as positions are written
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "province", province_of(self.location))
+        object.__setattr__(self, "text", f"{self.type} {self.location}")
 
     def __str__(self) -> str:
-        return f"{self.type} {self.location}"
+        return self.text
 
 
 @cache
@@ -53,10 +55,6 @@ class Dislodged:
     retreats: tuple[str, ...]
 
 
-def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    return mapping if isinstance(mapping, MappingProxyType) else MappingProxyType(dict(mapping))
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """Phase, units (by province), dislodged units (by province) and centre owners."""
@@ -67,9 +65,10 @@ class Position:
     owners: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _frozen(self.units))
-        object.__setattr__(self, "dislodged", _frozen(self.dislodged))
-        object.__setattr__(self, "owners", _frozen(self.owners))
+        for name in ("units", "dislodged", "owners"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):  # (given frozen: kept as it is)
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
 
     @classmethod
     def build(
@@ -86,7 +85,8 @@ class Position:
                 raise PositionError(f"two units in {u.province}: {by_prov[u.province]} and {u}")
             by_prov[u.province] = u
         dis = {d.unit.province: d for d in dislodged}
-        return cls(phase, by_prov, dis, dict(owners or {}))
+        # the dictionaries are this call's own: frozen as they are, not copied again
+        return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(dict(owners or {})))
 
     # -- questions ------------------------------------------------------------------
     def units_of(self, power: str) -> list[Unit]:
@@ -106,25 +106,32 @@ class Position:
         """The ``judge adjudicate`` form: powers in map order, units as ``"F stp/sc"``."""
         units: dict[str, list[str]] = {}
         for u in self.units.values():
-            units.setdefault(u.power, []).append(f"{u.type} {u.location}")
+            if u.power in units:
+                units[u.power].append(u.text)
+            else:
+                units[u.power] = [u.text]
         dislodged: dict[str, list[dict[str, Any]]] = {}
         for _, d in sorted(self.dislodged.items()):
-            dislodged.setdefault(d.unit.power, []).append({"unit": str(d.unit), "retreats": list(d.retreats)})
+            dislodged.setdefault(d.unit.power, []).append({"unit": d.unit.text, "retreats": list(d.retreats)})
         centres: dict[str, list[str]] = {}
-        for c, owner in sorted(self.owners.items()):
-            centres.setdefault(owner, []).append(c)
-        order = [p.name for p in m.powers]
+        for c in sorted(self.owners):
+            owner = self.owners[c]
+            if owner in centres:
+                centres[owner].append(c)
+            else:
+                centres[owner] = [c]
+        order = m.power_names
         return {
             "phase": self.phase.code,
             "units": {p: sorted(units[p]) for p in order if p in units},
-            "dislodged": {p: dislodged[p] for p in order if p in dislodged},
+            "dislodged": {p: dislodged[p] for p in order if p in dislodged} if dislodged else {},
             "centres": {p: centres[p] for p in order if p in centres},
         }
 
     @classmethod
     def from_json(cls, m: Map, data: Mapping[str, Any]) -> Position:
         """Read the ``judge adjudicate`` form, checking it against the map."""
-        phase = Phase.parse(str(data.get("phase") or m.start))
+        phase = _phase(str(data.get("phase") or m.start))
         units = [parse_unit(m, power, text) for power, texts in _power_lists(m, data.get("units") or {})
                  for text in texts]
         dislodged = []
@@ -144,9 +151,10 @@ class Position:
         supply = m.supply_set
         for power, centres in _power_lists(m, data.get("centres") or {}):
             for c in centres:
-                c = str(c).lower()
-                if c not in supply:
-                    raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
+                if type(c) is not str or c not in supply:  # else already as the map writes it
+                    c = str(c).lower()
+                    if c not in supply:
+                        raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
                 owners[c] = power
         return cls.build(phase, units, dislodged, owners)
 
@@ -169,8 +177,10 @@ def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[An
         yield pw.name, value
 
 
+@lru_cache(maxsize=1 << 14)
 def parse_unit(m: Map, power: str, text: str) -> Unit:
-    """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map."""
+    """Read ``"F stp/sc"`` (canonical abbreviations, any case) into a unit, checking the map.
+    (Kept per map, power and text: the same few hundred come in every line a tool sends.)"""
     read = _read_unit(text)
     if read is None:
         raise PositionError(f"cannot read the unit {text!r}; write it like 'F stp/sc'")
@@ -183,11 +193,15 @@ def parse_unit(m: Map, power: str, text: str) -> Unit:
 _TYPES = {"A": ARMY, "a": ARMY, "F": FLEET, "f": FLEET}
 
 
-@lru_cache(maxsize=4096)
 def _read_unit(text: str) -> tuple[str, str] | None:
-    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place. (The
-    same few hundred texts come in every line a tool sends.)"""
+    """``"F stp/sc"`` -> ``("F", "stp/sc")``; None if it is not a type and a place."""
     parts = text.split()
     if len(parts) != 2 or parts[0] not in _TYPES:
         return None
     return _TYPES[parts[0]], parts[1].lower()
+
+
+@lru_cache(maxsize=256)
+def _phase(code: str) -> Phase:
+    """The phase a code names, read once per code."""
+    return Phase.parse(code)

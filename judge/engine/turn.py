@@ -9,6 +9,7 @@ phase (skipping retreat and adjustment phases with nothing to do).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from .adjudicator import Movement, MovementOutcome
 from .adjustments import adjustments_due, resolve_adjustments
@@ -83,33 +84,18 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
                 paradox[prov] = chosen[prov]
                 chosen[prov] = Hold(chosen[prov].unit)
 
-    rank = m.power_rank
-    results: list[OrderResult] = []
-    for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
-        given = chosen.get(prov)
-        if prov in doubled:
-            results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
-            if prov not in out.dislodged:
-                continue
-        notes: tuple[str, ...]
-        if given is None:  # no order: a hold, the judge's default
-            order, notes, default = mv.order[prov], (), True
-        else:
-            order, notes, default = paradox.get(prov, given), _notes(prov, given, out, paradox), False
-        if prov in out.dislodged:
-            notes = (*notes, DISLODGED)
-        results.append(OrderResult(order, notes, default, out.stopped.get(prov)))
-
+    results = _results(position, chosen, doubled, paradox, mv, out)
     units: dict[str, Unit] = {}
-    for prov, unit in position.units.items():
-        if prov in out.dislodged:
-            continue
-        if prov in out.succeeded:
+    succeeded, dislodged_at, stopped = out.succeeded, out.dislodged, out.stopped
+    for prov, unit in on_board.items():
+        if prov in succeeded:
             o = chosen[prov]
             assert isinstance(o, Move)
             units[out_dest(o)] = unit_of(unit.power, unit.type, o.dest)
-        elif prov in out.stopped:  # a variant move that stopped short of its destination
-            units[out.stopped[prov]] = unit_of(unit.power, unit.type, out.stopped[prov])
+        elif prov in dislodged_at:
+            continue
+        elif prov in stopped:  # a variant move that stopped short of its destination
+            units[stopped[prov]] = unit_of(unit.power, unit.type, stopped[prov])
         else:
             units[prov] = unit
     dislodged: list[Dislodged] = []
@@ -123,24 +109,49 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     dislodged.sort(key=lambda d: (_power_rank(m, d.unit.power), d.unit.province))
     waiting = [d for d in dislodged if d.retreats]
     if waiting:
-        nxt = Position(position.phase.retreat(), units, {d.unit.province: d for d in waiting}, position.owners)
+        nxt = Position(position.phase.retreat(), MappingProxyType(units), {d.unit.province: d for d in waiting},
+                       position.owners)
         return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
     return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
 
 
-def _notes(prov: str, given: MovementOrder, out: MovementOutcome, paradox: Mapping[str, MovementOrder]) -> tuple[str, ...]:
-    """The notes of an order that was given, as the results print them (without
-    ``dislodged``)."""
-    if prov in paradox:
-        return (VOID,)
-    if type(given) is Move:
-        if prov in out.succeeded:
-            return ()
-        return (VOID,) if prov in out.void else (NO_CONVOY,) if prov in out.no_route else (BOUNCE,)
-    if prov in out.void:
-        return (VOID,)
-    return (CUT,) if prov in out.cut else ()
+def _results(
+    position: Position,
+    chosen: Mapping[str, MovementOrder],
+    doubled: Mapping[str, list[MovementOrder]],
+    paradox: Mapping[str, MovementOrder],
+    mv: Movement,
+    out: MovementOutcome,
+) -> list[OrderResult]:
+    """One result per unit, powers in map order: its order (a hold if it had none, the
+    judge's default) and its notes; a unit ordered twice gets both orders, void."""
+    on_board, rank = position.units, mv.map.power_rank
+    dislodged, stopped = out.dislodged, out.stopped
+    succeeded, void, no_route, cut = out.succeeded, out.void, out.no_route, out.cut
+    results: list[OrderResult] = []
+    for prov in sorted(on_board, key=lambda p: rank.get(on_board[p].power, 99)):
+        if prov in doubled:
+            results.extend(OrderResult(o, (VOID,)) for o in doubled[prov])
+            if prov not in dislodged:
+                continue
+        given = chosen.get(prov)
+        if given is None:  # no order: a hold, the judge's default
+            results.append(OrderResult(mv.order[prov], (DISLODGED,) if prov in dislodged else (), True,
+                                       stopped.get(prov)))
+            continue
+        # the notes of an order that was given (without ``dislodged``), as the results print them
+        if paradox and prov in paradox:
+            notes: tuple[str, ...] = (VOID,)
+        elif type(given) is Move:
+            notes = () if prov in succeeded else (VOID,) if prov in void else (NO_CONVOY,) if prov in no_route \
+                else (BOUNCE,)
+        else:
+            notes = (VOID,) if prov in void else (CUT,) if prov in cut else ()
+        if prov in dislodged:
+            notes = (*notes, DISLODGED)
+        results.append(OrderResult(paradox.get(prov, given) if paradox else given, notes, False, stopped.get(prov)))
+    return results
 
 
 def out_dest(o: Move) -> str:
@@ -188,18 +199,23 @@ def _close_season(
     """After a season's movement and retreats: centres change hands if the year closes,
     victory is checked, and the next phase is chosen."""
     m, cal = board.map, board.rules.calendar
+    units = MappingProxyType(units)  # the caller's own dictionary, frozen as it is, not copied
     if not cal.closes_year(phase):
-        return Position(cal.next_movement(phase), units, {}, owners), (), False
+        return Position(cal.next_movement(phase), units, _EMPTY, owners), (), False
     new_owners = dict(owners)
     for prov, unit in units.items():
         if m.provinces[prov].supply:
             new_owners[prov] = unit.power
     changed = new_owners != dict(owners)
     winners = victors(board, new_owners)
-    adjust = Position(cal.adjustment_phase(phase), units, {}, new_owners)
+    frozen_owners = MappingProxyType(new_owners)
+    adjust = Position(cal.adjustment_phase(phase), units, _EMPTY, frozen_owners)
     if adjustments_due(board, adjust):
         return adjust, winners, changed
-    return Position(cal.next_movement(adjust.phase), units, {}, new_owners), winners, changed
+    return Position(cal.next_movement(adjust.phase), units, _EMPTY, frozen_owners), winners, changed
+
+
+_EMPTY: Mapping[str, Dislodged] = MappingProxyType({})
 
 
 def centre_counts(board: Board, owners: Mapping[str, str]) -> dict[str, int]:

@@ -86,6 +86,7 @@ class Legality:
         self.board = board
         self.map = board.map
         self.position = position
+        self.kind = position.phase.kind
         self._convoys: ConvoyReach | None = None
 
     @property
@@ -98,21 +99,31 @@ class Legality:
     def check(self, order: Order) -> None:
         """Raise :class:`OrderError` if ``order`` cannot be valid in the position."""
         m, position = self.map, self.position
+        if type(order) is Move and self.kind == MOVEMENT and order.via is None and not order.route:
+            # the commonest order, to a place the unit borders: settled without building anything
+            unit = order.unit
+            if position.units.get(unit.province) is unit and (
+                order.dest in m.army_adj.get(unit.location, ()) if unit.type == ARMY
+                else not order.via_convoy and order.dest in m.fleet_adj.get(unit.location, ())
+            ):
+                return
         kind = _PHASE_OF.get(type(order))
-        if kind is None:
-            raise OrderError(f"Not an order: {order!r}.")
-        if kind != position.phase.kind:
+        if kind != self.kind:
+            if kind is None:
+                raise OrderError(f"Not an order: {order!r}.")
             word = _PHASE_WORDS[kind]
             article = "an" if word[0] in "aeiou" else "a"
             raise OrderError(
-                f"That is {article} {word} order, but this is the {_PHASE_WORDS[position.phase.kind]} phase."
+                f"That is {article} {word} order, but this is the {_PHASE_WORDS[self.kind]} phase."
             )
-        if isinstance(order, (Hold, Move, Support, Convoy)):
+        if isinstance(order, Move):
             if position.units.get(order.unit.province) is not order.unit:  # else: the very unit
                 _check_unit(m, position, order.unit)
-            if isinstance(order, Move):
-                self._move(order)
-            elif isinstance(order, Support):
+            self._move(order)
+        elif isinstance(order, (Hold, Support, Convoy)):
+            if position.units.get(order.unit.province) is not order.unit:
+                _check_unit(m, position, order.unit)
+            if isinstance(order, Support):
                 self._support(order)
             elif isinstance(order, Convoy):
                 self._convoy(order)
