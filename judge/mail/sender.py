@@ -36,13 +36,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from sqlalchemy import Connection, Engine, bindparam, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
 from ..store import nodes
 from ..store.base import utcnow
-from ..store.mail import OutboxMessage
+from ..store.mail import QUEUE_WHERE, OutboxMessage
 from .transport import DeliveryError, Transport, transport_for
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ class Sender:
             now = utcnow()
             rows = list(session.scalars(
                 select(OutboxMessage)
-                .where(OutboxMessage.status == "pending", OutboxMessage.claimed_by.is_(None),
+                .where(text(QUEUE_WHERE),  # as the partial index says it: the claim walks that index
                        or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
                 .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True)))
             for row in rows:
