@@ -11,8 +11,9 @@
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
    game (NMR, no reminders) is adjudicated (default holds) and queues its result mails: the time from the
    deadline to the last result queued, and to the last result mail taken by a local sink
-   relay in a process of its own, as a real relay is (the sender's ``sender_connections`` connections, pipelining offered by the sink),
-   with the sender's window between the relay's 250 and "sent" (p50, p99, max).
+   relay in a process of its own, as a real relay is (the sender's ``sender_connections``
+   connections, pipelining offered by the sink), with the sender's window between the relay's
+   250 and "sent" (p50, p99, max), and the CPU time of the judge's process in the burst.
 
 Not part of the test suite; prints figures. A fresh SQLite file unless --url is given
 (PostgreSQL: ``--url postgresql+psycopg://postgres@127.0.0.1:5432/<an empty database>``).
@@ -313,13 +314,17 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
             relay.stop()
         return t_due, queued, delivered, sender
 
+    cpu = time.process_time()
     t_due, queued, delivered, sender = asyncio.run(main())
+    cpu = time.process_time() - cpu
     results = count(factory, OutboxMessage, OutboxMessage.kind == "result") - before
     windows = sorted(sender.windows)
     print(f"deadline, {games} game(s) due at once, pictures {'on' if pictures else 'off'} (setup {setup:.1f} s): "
           f"{results} result mails "
           f"queued in {queued - t_due:.2f} s, all {sink.count} mails at the sink relay "
           f"{delivered - t_due:.2f} s after the deadline")
+    print(f"  CPU of the judge process (the sink relay is another): {cpu:.2f} s, "
+          f"{cpu / max(1, results) * 1000:.2f} ms a result mail")
     if windows:
         print(f"  relay's 250 to 'sent' committed: p50 {pct(windows, 50) * 1000:.2f} ms  "
               f"p99 {pct(windows, 99) * 1000:.2f} ms  max {windows[-1] * 1000:.2f} ms")
