@@ -10,7 +10,7 @@ result mails; the server passes the game layer's (``judge.game.processing``). Th
 (:meth:`request_sync`) and every ``scheduler_sync_seconds``; each runs ``process`` in its own
 transaction. A run that processes nothing (or fails) is tried again one sync interval later.
 While phases are being processed, syncs asked for meanwhile are taken together at most every
-``SYNC_SPACING`` seconds: each reads every game's deadline, and a 5,000-game burst would
+``SYNC_SPACING`` (2) seconds: each reads every game's deadline, and a 5,000-game burst would
 otherwise re-read them back to back.
 """
 
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 PendingFn = Callable[[Session], list[tuple[str, datetime]]]
 ProcessFn = Callable[[Session, Config, str, datetime], bool]
 PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
-SYNC_SPACING = 0.5  # seconds between re-reads of every deadline while phases are being processed
+SYNC_SPACING = 2.0  # seconds between re-reads of every deadline while phases are being processed
 
 
 class DeadlineScheduler:
