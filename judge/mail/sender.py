@@ -36,13 +36,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from sqlalchemy import Engine, bindparam, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
 from ..store import nodes
 from ..store.base import utcnow
-from ..store.mail import OutboxMessage
+from ..store.mail import QUEUE_WHERE, OutboxMessage
 from .transport import DeliveryError, Transport, transport_for
 
 log = logging.getLogger(__name__)
@@ -106,21 +106,45 @@ class Sender:
             now = utcnow()
             rows = list(session.scalars(
                 select(OutboxMessage)
-                .where(OutboxMessage.status == "pending", OutboxMessage.claimed_by.is_(None),
+                .where(text(QUEUE_WHERE),  # as the partial index says it: the claim walks that index
                        or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
                 .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True)))
             for row in rows:
                 row.claimed_by = node_id
             return rows
 
-    def _sent(self, row: OutboxMessage, accepted_at: float) -> None:
-        with self._engine.begin() as conn:  # Core, not the ORM: this commit is the duplicate window
+    def _marker(self) -> Connection:
+        """A worker's own connection for its "sent" commits: no pool checkout (and its ping)
+        per mail. On PostgreSQL its commits do not wait for the WAL flush (see :meth:`_sent`)."""
+        conn = self._engine.connect()
+        if self._postgres:
+            conn.exec_driver_sql("SET synchronous_commit TO OFF")
+            conn.commit()
+        return conn
+
+    def _unmark(self, conn: Connection) -> None:
+        """Give a worker's connection back as the pool handed it out (the setting undone)."""
+        try:
             if self._postgres:
-                # Durable once PostgreSQL's WAL writer flushes (within 200 ms by default): a kill
-                # of the judge loses nothing; only a crash of the database server itself could
-                # forget a "sent" and send that mail once more, byte for byte the same.
-                conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                conn.rollback()
+                conn.exec_driver_sql("RESET synchronous_commit")
+                conn.commit()
+        except Exception:  # noqa: BLE001 - a broken connection must not go back to the pool
+            conn.invalidate()
+        finally:
+            conn.close()
+
+    def _sent(self, conn: Connection, row: OutboxMessage, accepted_at: float) -> None:
+        # Core on the worker's connection, not the ORM: this commit is the duplicate window.
+        # On PostgreSQL it is durable once the WAL writer flushes (within 200 ms by default):
+        # a kill of the judge loses nothing; only a crash of the database server itself could
+        # forget a "sent" and send that mail once more, byte for byte the same.
+        try:
             conn.execute(_MARK_SENT, {"row_id": row.id, "now": utcnow()})
+            conn.commit()
+        except Exception:
+            conn.rollback()
+            raise
         self.windows.append(time.monotonic() - accepted_at)
         log.info("mail out %s to %s (%s%s) via %s", row.message_id, row.to_addr, row.kind,
                  f", {row.game}" if row.game else "", self.name)
@@ -156,11 +180,14 @@ class Sender:
         handled = 0
         with self._lock:
             self._active.add(transport)
+        marker: Connection | None = None
         try:
             while not self._stopping.is_set():
                 rows = self.claim()
                 if not rows:
                     break
+                if marker is None:
+                    marker = self._marker()
                 for i, row in enumerate(rows):
                     if self._stopping.is_set():
                         self._release(rows[i:])
@@ -174,11 +201,13 @@ class Sender:
                             self._release(rows[i + 1:])
                             return handled
                     else:
-                        self._sent(row, transport.accepted_at)
+                        self._sent(marker, row, transport.accepted_at)
         finally:
             with self._lock:
                 self._active.discard(transport)
             transport.close()
+            if marker is not None:
+                self._unmark(marker)
         return handled
 
     def send_due(self) -> int:

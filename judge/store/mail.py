@@ -50,6 +50,7 @@ from sqlalchemy import (
     Table,
     Text,
     select,
+    text,
     update,
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
@@ -58,6 +59,9 @@ from .base import Base, utcnow
 
 INBOX_STATUSES = ("new", "done", "ignored", "failed", "quarantined", "dropped")
 OUTBOX_STATUSES = ("held", "pending", "sent", "failed", "dropped")
+#: The rows the sender may claim (``ix_outbox_message_queue``); a claim's WHERE says it word
+#: for word, as SQLite needs to use a partial index.
+QUEUE_WHERE = "status = 'pending' AND claimed_by IS NULL"
 
 
 class InboxMessage(Base):
@@ -120,7 +124,16 @@ class OutboxMessage(Base):
     """A mail to one recipient, waiting to be sent or sent; also the game's mail archive."""
 
     __tablename__ = "outbox_message"
-    __table_args__ = (Index("ix_outbox_message_due", "status", "next_attempt_at", "id"),)
+    __table_args__ = (
+        Index("ix_outbox_message_due", "status", "next_attempt_at", "id"),
+        # The sender's queue: the rows it may claim, in id order. Without it each claim of a
+        # burst's rows walks every pending row (40,000 at 5,000 games) and sorts them.
+        Index("ix_outbox_message_queue", "id", sqlite_where=text(QUEUE_WHERE), postgresql_where=text(QUEUE_WHERE)),
+        # Only the rows in some process's hands: indexing the unclaimed (every sent row) drew
+        # SQLite's claim onto this index, to walk all of them.
+        Index("ix_outbox_message_claimed_by", "claimed_by", sqlite_where=text("claimed_by IS NOT NULL"),
+              postgresql_where=text("claimed_by IS NOT NULL")),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     to_addr: Mapped[str] = mapped_column(String(320))
@@ -137,7 +150,7 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
-    claimed_by: Mapped[str | None] = mapped_column(String(64), index=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
     archived: Mapped[bool] = mapped_column(default=False)
     files: Mapped[list[Attachment]] = relationship(secondary=outbox_file, lazy="selectin")
     withdrawn_at: Mapped[datetime | None]
