@@ -17,6 +17,7 @@ otherwise re-read them back to back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -59,6 +60,7 @@ class DeadlineScheduler:
         self._epoch = 0
         self._pool = ThreadPoolExecutor(max_workers=PROCESS_THREADS, thread_name_prefix="deadline")
         self._stopping = False
+        self._stopped = asyncio.Event()  # set by stop(): ends a sync's pause between burst reads
 
     async def start(self) -> None:
         """Start the scheduler with the jobs read from the database."""
@@ -70,6 +72,7 @@ class DeadlineScheduler:
     async def stop(self, timeout: float = 10) -> None:
         """Stop scheduling and wait (up to ``timeout``) for phases being processed to commit."""
         self._stopping = True
+        self._stopped.set()
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         deadline = asyncio.get_running_loop().time() + timeout
@@ -108,7 +111,8 @@ class DeadlineScheduler:
                 if self._sync_again and self._running:
                     # A burst: every run asks for a sync; the runs ending in the next moment
                     # share one read of all deadlines instead of one read each.
-                    await asyncio.sleep(SYNC_SPACING)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._stopped.wait(), SYNC_SPACING)
 
     def request_sync(self) -> None:
         """Ask for a :meth:`sync` soon (call from the event loop's thread)."""
