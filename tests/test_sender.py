@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import mailbox
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -12,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import CaptureSMTP, free_port
-from sqlalchemy import select
+from sqlalchemy import create_engine, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
@@ -169,3 +173,71 @@ def test_two_senders_in_one_process_keep_each_others_claims(factory: sessionmake
     (row,) = outbox(factory)
     assert row.claimed_by == claimed.claimed_by == one.node_id
     assert two.claim() == []
+
+
+class RivalRelay(CaptureSMTP):
+    """A relay that, holding a mail's closing dot, lets another writer try the lock the
+    sender's "sent" update needs (SQLite's one writer, or the row on PostgreSQL) and keep it
+    a second if it gets it, before answering 250."""
+
+    def __init__(self, url: str, table: str) -> None:
+        super().__init__()
+        self.url, self.table = url, table
+        self.row_id = 0
+        self.rival_got_lock: bool | None = None
+
+    def _rival(self, tried: threading.Event) -> None:
+        if self.url.startswith("sqlite"):
+            db = sqlite3.connect(make_url(self.url).database or "", timeout=0.1, isolation_level=None)
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                self.rival_got_lock = True
+                tried.set()
+                time.sleep(1)  # the other writer's work: a second under the lock
+                db.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                self.rival_got_lock = False
+                tried.set()
+            finally:
+                db.close()
+            return
+        engine = create_engine(self.url)
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SET lock_timeout = '100ms'")
+            try:
+                conn.exec_driver_sql(f"SELECT id FROM {self.table} WHERE id = {self.row_id} FOR UPDATE")
+            except DBAPIError:
+                self.rival_got_lock = False
+                tried.set()
+                conn.rollback()
+            else:
+                self.rival_got_lock = True
+                tried.set()
+                time.sleep(1)
+                conn.rollback()
+        engine.dispose()
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        tried = threading.Event()
+        threading.Thread(target=self._rival, args=(tried,), daemon=True).start()
+        assert await asyncio.to_thread(tried.wait, 5)
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_sent_is_staged_before_the_dot_so_only_a_commit_follows_the_250(
+        factory: sessionmaker[Session], migrated_url: str, tmp_path: Path) -> None:
+    """Between the relay's 250 and "sent" (the window in which a crash sends a mail twice) the
+    sender waits for no lock: it took it before the closing dot. A writer that tries the lock
+    while the relay holds the mail does not get it, and the window stays short."""
+    queue(factory, "ann@example.org")
+    relay = RivalRelay(migrated_url, OutboxMessage.__tablename__).start()
+    try:
+        relay.row_id = outbox(factory)[0].id
+        sender = Sender(factory, config(tmp_path, relay.port))
+        assert sender.send_due() == 1
+    finally:
+        relay.stop()
+    assert len(relay.messages) == 1
+    assert relay.rival_got_lock is False
+    assert [r.status for r in outbox(factory)] == ["sent"]
+    assert sender.windows[-1] < 0.5, f"{sender.windows[-1]:.3f} s from the relay's 250 to 'sent'"

@@ -11,9 +11,10 @@ Contract::
 Each worker (``sender_connections`` of them on a relay, one for a Maildir or a given
 transport) claims a few due rows at a time by writing this process's node id into
 ``claimed_by`` (``FOR UPDATE SKIP LOCKED`` where the database has it), delivers them in id
-order and marks each one "sent" the moment the relay's 250 is read: that commit is the whole
-window in which a crash can send a mail twice (then byte for byte the same, Message-ID
-included). A process that dies leaves its claims behind; the next process to start on this
+order and marks each one "sent": the update is staged on the worker's own connection just
+before the DATA's closing dot goes out (the transport's ``ready``) and committed the moment
+the relay's 250 is read, so that commit, with no lock left to wait for, is the whole window
+in which a crash can send a mail twice (then byte for byte the same, Message-ID included). A process that dies leaves its claims behind; the next process to start on this
 host, or any process once the dead one has not been seen for ``node_timeout_seconds``,
 puts them back (:mod:`judge.store.nodes`), so they go out seconds after a restart.
 
@@ -35,6 +36,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from functools import partial
 
 from sqlalchemy import Connection, Engine, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -134,13 +136,19 @@ class Sender:
         finally:
             conn.close()
 
+    @staticmethod
+    def _stage_sent(conn: Connection, row: OutboxMessage) -> None:
+        """Mark ``row`` sent in the worker's open transaction, not yet committed: called just
+        before the hand-over, so any lock (SQLite's one writer, the row on PostgreSQL) is
+        waited for before the relay has the mail, not after."""
+        conn.execute(_MARK_SENT, {"row_id": row.id, "now": utcnow()})
+
     def _sent(self, conn: Connection, row: OutboxMessage, accepted_at: float) -> None:
         # Core on the worker's connection, not the ORM: this commit is the duplicate window.
         # On PostgreSQL it is durable once the WAL writer flushes (within 200 ms by default):
         # a kill of the judge loses nothing; only a crash of the database server itself could
         # forget a "sent" and send that mail once more, byte for byte the same.
         try:
-            conn.execute(_MARK_SENT, {"row_id": row.id, "now": utcnow()})
             conn.commit()
         except Exception:
             conn.rollback()
@@ -194,12 +202,17 @@ class Sender:
                         return handled
                     handled += 1
                     try:
-                        transport.deliver(row, self.config)
+                        transport.deliver(row, self.config, partial(self._stage_sent, marker, row))
                     except DeliveryError as exc:
+                        marker.rollback()
                         self._failed(row, exc)
                         if exc.connection:
                             self._release(rows[i + 1:])
                             return handled
+                    except BaseException:
+                        marker.rollback()  # not handed over (or not known to be): back in the queue
+                        self._release(rows[i:])
+                        raise
                     else:
                         self._sent(marker, row, transport.accepted_at)
         finally:

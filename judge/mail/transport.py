@@ -3,8 +3,15 @@
 Contract::
 
     transport = transport_for(config)      # RelayTransport or MaildirTransport
-    transport.deliver(row, config)         # raises DeliveryError when it is not delivered
+    transport.deliver(row, config, ready)  # raises DeliveryError when it is not delivered
     transport.close(); transport.abort()   # abort: from another thread, drop the connection now
+
+``ready()`` is called at the last moment before the mail becomes the other side's: before the
+DATA's closing dot is sent (the body already is), or before the file goes into the Maildir.
+The sender stages its "sent" update there, so after the relay's 250 only a commit is left
+(no lock to wait for): the window in which a crash can send a mail twice is as small as SMTP
+allows. If ``ready`` raises, the mail is not handed over (the relay connection is dropped
+before the dot, so the relay discards the transaction) and the error propagates.
 
 The relay transport keeps one SMTP connection open (smtplib) and, where the relay offers
 PIPELINING (RFC 2920), sends ``MAIL``, ``RCPT`` and ``DATA`` in one write. It asks for
@@ -22,6 +29,7 @@ import re
 import smtplib
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -45,11 +53,15 @@ class Transport(Protocol):
     name: str
     accepted_at: float  # time.monotonic() of the last delivery's acceptance
 
-    def deliver(self, row: OutboxMessage, config: Config) -> None: ...
+    def deliver(self, row: OutboxMessage, config: Config, ready: Callable[[], None] = ...) -> None: ...
 
     def close(self) -> None: ...
 
     def abort(self) -> None: ...
+
+
+def _nothing() -> None:
+    """The default ``ready``: nothing to stage before the hand-over."""
 
 
 def _reply_error(stage: str, code: int, reply: bytes) -> DeliveryError:
@@ -78,6 +90,10 @@ class RelayTransport:
         try:
             conn = smtplib.SMTP(cfg.relay_host or "", cfg.relay_port, local_hostname=cfg.domain,
                                 timeout=cfg.relay_timeout)
+            # The body and the closing dot go in two writes (``ready`` between them): without
+            # this, Nagle's algorithm holds the dot back until the body's ACK comes.
+            if conn.sock is not None:
+                conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except (OSError, smtplib.SMTPException) as exc:
             raise DeliveryError(f"connect: {type(exc).__name__}: {exc}", stage="connect", connection=True) from exc
         try:
@@ -95,7 +111,7 @@ class RelayTransport:
         self._conn = conn
         return conn
 
-    def deliver(self, row: OutboxMessage, config: Config) -> None:
+    def deliver(self, row: OutboxMessage, config: Config, ready: Callable[[], None] = _nothing) -> None:
         conn = self._open()
         to_addr = bare_address(row.to_addr)
         options: list[str] = []
@@ -113,7 +129,7 @@ class RelayTransport:
                 msg = build_message(row, config, seven_bit=True)
             data = data if data is not None and "BODY=8BITMIME" in options else wire_bytes(msg)
         try:
-            self._transaction(conn, config.address, to_addr, options, data)
+            self._transaction(conn, config.address, to_addr, options, data, ready)
         except DeliveryError as exc:
             if exc.connection:
                 self.abort()
@@ -123,9 +139,12 @@ class RelayTransport:
         except (OSError, smtplib.SMTPException) as exc:
             self.abort()
             raise DeliveryError(f"{type(exc).__name__}: {exc}", stage="data", connection=True) from exc
+        except BaseException:
+            self.abort()  # ``ready`` failed: the dot was not sent, the relay drops the mail
+            raise
 
     def _transaction(self, conn: smtplib.SMTP, from_addr: str, to_addr: str, options: list[str],
-                     data: bytes) -> None:
+                     data: bytes, ready: Callable[[], None]) -> None:
         params = "".join(f" {o}" for o in options)
         commands = [f"MAIL FROM:<{from_addr}>{params}", f"RCPT TO:<{to_addr}>", "DATA"]
         replies: list[tuple[int, bytes]] = []
@@ -146,7 +165,9 @@ class RelayTransport:
                 raise _reply_error(stage, code, reply)
         if not data.endswith(b"\r\n"):
             data += b"\r\n"
-        conn.send(_LEADING_DOT.sub(b"..", data) + b".\r\n")
+        conn.send(_LEADING_DOT.sub(b"..", data))
+        ready()
+        conn.send(b".\r\n")
         code, reply = conn.getreply()
         self.accepted_at = time.monotonic()
         if code != 250:
@@ -186,12 +207,14 @@ class MaildirTransport:
         self.accepted_at = 0.0
         self._box: mailbox.Maildir | None = None
 
-    def deliver(self, row: OutboxMessage, config: Config) -> None:
+    def deliver(self, row: OutboxMessage, config: Config, ready: Callable[[], None] = _nothing) -> None:
         if self._box is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._box = mailbox.Maildir(self.path, create=True)
+        data = wire_bytes(build_message(row, config), linesep="\n")
+        ready()
         try:
-            self._box.add(wire_bytes(build_message(row, config), linesep="\n"))
+            self._box.add(data)
         except OSError as exc:
             raise DeliveryError(f"maildir: {exc}", stage="data", connection=True) from exc
         self.accepted_at = time.monotonic()
