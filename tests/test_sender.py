@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from judge.config import Config
 from judge.mail.outgoing import build_message
 from judge.mail.sender import Sender
+from judge.mail.transport import RelayTransport
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import OutboxMessage, queue_mail
 
@@ -241,3 +242,24 @@ def test_sent_is_staged_before_the_dot_so_only_a_commit_follows_the_250(
     assert relay.rival_got_lock is False
     assert [r.status for r in outbox(factory)] == ["sent"]
     assert sender.windows[-1] < 0.5, f"{sender.windows[-1]:.3f} s from the relay's 250 to 'sent'"
+
+
+def test_a_failing_stage_hands_nothing_over(factory: sessionmaker[Session], tmp_path: Path,
+                                            capture_smtp: CaptureSMTP) -> None:
+    """When staging "sent" fails (the database is gone, say), the closing dot is never sent:
+    the relay drops the transaction, and the transport's next mail goes on a new connection."""
+    queue(factory, "ann@example.org", "bob@example.org")
+    first, second = outbox(factory)
+    cfg = config(tmp_path, capture_smtp.port)
+    transport = RelayTransport(cfg)
+
+    def fail() -> None:
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError, match="database gone"):
+        transport.deliver(first, cfg, fail)
+    transport.deliver(second, cfg)
+    transport.close()
+    got = capture_smtp.wait_for(1)
+    assert [c.rcpt_tos for c in got] == [["bob@example.org"]]
+    assert len(capture_smtp.wait_for(2, timeout=0.3, strict=False)) == 1
