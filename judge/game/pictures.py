@@ -16,7 +16,6 @@ mails go. Several judge processes may make the same PNG; the first stored wins.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 
@@ -27,6 +26,7 @@ from ..engine.phase import Phase, PhaseError
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.games import Player, phase_records
 from ..store.mail import File, complete_attachment, waiting_attachments
+from ..worker import WakeLoop
 from .view import GameView, entries_from_json
 
 PNG = "image/png"
@@ -61,25 +61,15 @@ class PictureStage:
         self.factory = factory
         self.poll_seconds = poll_seconds
         self.on_made = on_made
-        self._wake = asyncio.Event()
+        self._loop = WakeLoop()
 
     def wake(self) -> None:
         """Say a picture may be waiting (call from the event loop's thread)."""
-        self._wake.set()
+        self._loop.wake()
 
     async def run(self) -> None:
-        while True:
-            self._wake.clear()
-            try:
-                while await asyncio.to_thread(make_waiting, self.factory):
-                    if self.on_made:
-                        self.on_made()
-            except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
-                log.exception("making pictures failed; retrying")
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
-            except TimeoutError:
-                pass
+        await self._loop.run(lambda: make_waiting(self.factory), self.poll_seconds, self.on_made, log,
+                             "making pictures failed; retrying")
 
 
 def wants_pictures(view: GameView, reader: Player) -> bool:

@@ -24,7 +24,6 @@ committed together and a crash loses or repeats nothing.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 import uuid
@@ -40,6 +39,7 @@ from ..config import Config
 from ..store import ratelimit
 from ..store.base import utcnow
 from ..store.mail import InboxMessage
+from ..worker import WakeLoop
 from .loops import refusal_reason
 from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
 
@@ -119,7 +119,7 @@ class InboxProcessor:
         self.config = config
         self.handler = handler
         self.on_processed = on_processed
-        self._wake = asyncio.Event()
+        self._loop = WakeLoop()
 
     def process_one(self) -> bool:
         """Handle the oldest message due (new, or failed and due again); False when none is."""
@@ -216,19 +216,9 @@ class InboxProcessor:
 
     def wake(self) -> None:
         """Tell :meth:`run` that a message arrived (call from the event loop's thread)."""
-        self._wake.set()
+        self._loop.wake()
 
     async def run(self) -> None:
         """Process leftover and arriving messages until cancelled."""
-        while True:
-            self._wake.clear()
-            try:
-                while await asyncio.to_thread(self.process_batch):
-                    if self.on_processed:
-                        self.on_processed()
-            except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
-                log.exception("reading the inbox failed; retrying")
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.config.inbox_poll_seconds)
-            except TimeoutError:
-                pass
+        await self._loop.run(self.process_batch, self.config.inbox_poll_seconds, self.on_processed, log,
+                             "reading the inbox failed; retrying")
