@@ -3,21 +3,27 @@ StrictUndefined from the values its callers give (judge.render.catalogue)."""
 
 from __future__ import annotations
 
+import ast
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from jinja2 import UndefinedError
+from jinja2.runtime import Macro
 
 from judge.engine import initial_position
 from judge.game.press_rules import MAY_FAKE, WHITE_GREY, PressRules
 from judge.maps import load_board
 from judge.render import CATALOGUE, Entry
 from judge.render.catalogue import PAGE, PART, PICTURE, entry
-from judge.render.environment import environment, render, templates_dir
+from judge.render.environment import REFUSALS, environment, refusal, render, templates_dir
 from judge.render.markup import markup_environment, render_markup
 from judge.render.pictures import phase_picture
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The refusals that keep njudge's two lines (judge/game/records.py).
+TWO_LINES = {"dedication_too_low", "ontime_too_low", "cd_ratio_too_high"}
 
 HEADER = ":: Judge: XXXX  Game: Dt  Variant: Standard"
 WHEN = "Tue Jan 06 2004 23:30:00 +0000"
@@ -205,8 +211,58 @@ def test_parts_are_included_by_some_template() -> None:
     root = templates_dir()
     texts = "\n".join(p.read_text() for p in root.rglob("*.j2"))
     for item in CATALOGUE:
-        if item.form == PART:
+        if item.form == PART and item.name != REFUSALS:
             assert f'"{item.template}"' in texts, item.name
+
+
+def _refusal_macros() -> dict[str, Macro]:
+    module = environment().get_template(entry(REFUSALS).template).module
+    return {name: value for name, value in vars(module).items() if isinstance(value, Macro)}
+
+
+def _refusals_used() -> set[str]:
+    """The names every ``render.refusal("name", ...)`` in judge/ gives (each must be a literal)."""
+    used: set[str] = set()
+    for path in (ROOT / "judge").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and "render" in node.module:
+                assert "refusal" not in {a.name for a in node.names}, f"{path}: call it as render.refusal"
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "refusal"
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "render"):
+                first = node.args[0] if node.args else None
+                assert isinstance(first, ast.Constant) and isinstance(first.value, str), f"{path}:{node.lineno}"
+                used.add(first.value)
+    return used
+
+
+def test_every_refusal_used_is_a_macro_and_every_macro_is_used() -> None:
+    macros, used = set(_refusal_macros()), _refusals_used()
+    assert used - macros == set(), "render.refusal names no macro of templates/player/refusals.txt.j2"
+    assert macros - used == set(), "macros of templates/player/refusals.txt.j2 no code uses"
+
+
+def test_every_refusal_is_one_line_without_surrounding_blanks() -> None:
+    for name, macro in _refusal_macros().items():
+        text = refusal(name, **{arg: "x" for arg in macro.arguments})
+        assert text == text.strip() and text, name
+        assert "\n" not in text or name in TWO_LINES, name
+    assert refusal("ontime_too_low", game="dt", least="0.900", rated="0.500") == (
+        "Sorry, game 'dt' requires an ontime ratio of at least 0.900.\nYou are currently rated 0.500.")
+
+
+def test_a_refusal_is_strict_about_its_values() -> None:
+    assert refusal("condition_missing", word="AND") == "A condition is missing before 'AND'."
+    assert refusal("condition_missing", word="") == "A condition is missing at the end."
+    assert refusal("preference_unreadable", text="it's") == (
+        'Cannot read the preference list "it\'s"; write it like E[FGR][TAI].')
+    assert refusal("concede_not_largest", largest=["France", "Italy"], power="Turkey") == (
+        "You may concede only to the largest power (France or Italy), not to Turkey.")
+    with pytest.raises(KeyError):
+        refusal("no_such_refusal")
+    with pytest.raises(UndefinedError):
+        refusal("game_already_over")
+    with pytest.raises(TypeError):
+        refusal("game_already_over", game="dt", extra=1)
 
 
 def test_the_picture_entry_renders_through_phase_picture() -> None:

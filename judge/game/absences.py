@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta, tzinfo
 
+from .. import render
 from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
 from .clocks import Clock, fit_deadline
 from .deadlines import DeadlineError, parse_date
@@ -55,7 +56,7 @@ def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
     """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring)."""
     first, _, second = (part.strip() for part in _split(text))
     if not first:
-        raise AbsenceError("Write SET ABSENCE start [TO end], for example SET ABSENCE Nov 23 TO Dec 1.")
+        raise AbsenceError(render.refusal("absence_syntax"))
     try:
         starts = parse_date(first, now, tz, default_time=START_TIME)
         ends = parse_date(second, now, tz, default_time=END_TIME) if second else starts + DEFAULT_LENGTH
@@ -63,9 +64,9 @@ def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
         raise AbsenceError(str(exc)) from None
     today = now.astimezone(tz).date()
     if starts.astimezone(tz).date() < today or ends.astimezone(tz).date() < today:
-        raise AbsenceError("An absence cannot start or end before today.")
+        raise AbsenceError(render.refusal("absence_before_today"))
     if ends <= starts:
-        raise AbsenceError("The end of the absence is not after its start; nothing was set.")
+        raise AbsenceError(render.refusal("absence_ends_before_start"))
     return Period(starts, ends)
 
 
@@ -86,17 +87,16 @@ def too_long(view: GameView, me: Player, period: Period) -> str | None:
         return None
     limit = view.game.max_absence
     if limit <= 0:
-        return f"The master of game '{view.name}' does not allow absences."
+        return render.refusal("absences_not_allowed", game=view.name)
     if period.ends - period.starts > timedelta(days=limit):
-        return f"An absence in game '{view.name}' may last at most {limit} days."
+        return render.refusal("absence_too_long", game=view.name, days=limit)
     return None
 
 
 def declare(view: GameView, me: Player, period: Period, now: datetime) -> Absence:
     """Record ``me``'s absence (the caller checked :func:`too_long`)."""
     if len(pending(me, now)) >= MAX_PENDING:
-        raise AbsenceError(f"You have {MAX_PENDING} absences pending already; cancel one with SET NOABSENCE "
-                           "first.")
+        raise AbsenceError(render.refusal("absences_pending", most=MAX_PENDING))
     absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends, by_master=me.role == MASTER)
     me.absences.append(absence)
     view.session.flush()
@@ -108,7 +108,7 @@ def cancel(view: GameView, me: Player, text: str, now: datetime, tz: tzinfo) -> 
     after ``TO``, is ignored); a date without a time matches an absence touching that day."""
     first = _split(text)[0].strip()
     if not first:
-        raise AbsenceError("Write SET NOABSENCE date: the absence that includes the date is cancelled.")
+        raise AbsenceError(render.refusal("noabsence_syntax"))
     try:
         when = parse_date(first, now, tz, default_time=START_TIME)
     except DeadlineError as exc:
@@ -120,7 +120,7 @@ def cancel(view: GameView, me: Player, text: str, now: datetime, tz: tzinfo) -> 
             me.absences.remove(absence)
             view.session.flush()
             return absence
-    raise AbsenceError("No absence of yours includes that date; nothing was cancelled.")
+    raise AbsenceError(render.refusal("no_absence_on_date"))
 
 
 def away(view: GameView) -> list[Absence]:

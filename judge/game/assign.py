@@ -16,6 +16,8 @@ import random
 import re
 from collections.abc import Sequence
 
+from .. import render
+
 MAX_EXACT = 8
 _PREF = re.compile(r"^(\*|(?:[A-Za-z]|\[[A-Za-z]+\])+)$")
 
@@ -29,7 +31,7 @@ def read_preferences(text: str, letters: Sequence[str]) -> list[list[str]]:
     letters are an error."""
     text = text.strip().upper()
     if not _PREF.match(text):
-        raise PreferenceError(f"Cannot read the preference list {text!r}; write it like E[FGR][TAI].")
+        raise PreferenceError(render.refusal("preference_unreadable", text=text))
     if text == "*":
         return []
     known = {x.upper() for x in letters}
@@ -38,9 +40,9 @@ def read_preferences(text: str, letters: Sequence[str]) -> list[list[str]]:
     for group in groups:
         for letter in group:
             if letter not in known:
-                raise PreferenceError(f"No power has the letter {letter!r}; the letters are {''.join(letters)}.")
+                raise PreferenceError(render.refusal("preference_unknown_letter", letter=letter, letters=letters))
             if letter in seen:
-                raise PreferenceError(f"The letter {letter!r} appears twice in {text!r}.")
+                raise PreferenceError(render.refusal("preference_letter_twice", letter=letter, text=text))
             seen.add(letter)
     return groups
 

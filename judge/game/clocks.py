@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
+from .. import render
+
 KINDS = ("M", "R", "B")
 KIND_WORDS = {"M": "Move", "R": "Retreat", "B": "Adjust"}
 DAY_LETTERS = "SMTWTFS"
@@ -83,7 +85,6 @@ _FIELDS = {"NEXT": "next", "MIN": "min", "GRACE": "grace", "DELAY": "delay", "CL
 _HOURS = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)?\.?$", re.IGNORECASE)
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})$")
 MAX_HOURS = 2160.0  # 90 days
-SYNTAX = "[NEXT h] [CLOCK hh:mm] [MIN h] [GRACE h] [DELAY h] [DAYS -MTWTF-]"
 
 
 def read_hours(text: str) -> float | None:
@@ -98,7 +99,7 @@ def read_clock(text: str, clock: Clock) -> Clock:
     raises :class:`ClockError`."""
     words = text.replace("=", " ").split()
     if not words:
-        raise ClockError(f"Give the settings: {SYNTAX}.")
+        raise ClockError(render.refusal("clock_settings_missing"))
     changes: dict[str, Any] = {}
     key = "next"
     for word in words:
@@ -113,10 +114,11 @@ def read_clock(text: str, clock: Clock) -> Clock:
         else:
             value = read_hours(word)
             if value is None:
-                raise ClockError(f"Cannot read {word!r}: write {SYNTAX}.")
+                raise ClockError(render.refusal("clock_setting_unreadable", word=word))
             if value > MAX_HOURS or (key == "next" and value <= 0):
-                raise ClockError(f"NEXT must be more than 0 and at most {MAX_HOURS:g} hours." if key == "next"
-                                 else f"{key.upper()} must be at most {MAX_HOURS:g} hours.")
+                raise ClockError(render.refusal("clock_next_out_of_range", most=f"{MAX_HOURS:g}") if key == "next"
+                                 else render.refusal("clock_setting_too_long", setting=key.upper(),
+                                                     most=f"{MAX_HOURS:g}"))
             changes[key] = value
     return replace(clock, **changes)
 
@@ -130,7 +132,7 @@ def _clock_time(word: str) -> int | None:
         return int(m.group(1)) * 60 + int(m.group(2))
     if word.isdigit() and int(word) < 1440:
         return int(word)
-    raise ClockError(f"Cannot read the clock time {word!r}: write it like 23:30 (or -1 for none).")
+    raise ClockError(render.refusal("clock_time_unreadable", word=word))
 
 
 def default_clocks(settings: Mapping[str, str]) -> dict[str, Clock]:
@@ -145,10 +147,9 @@ def default_clocks(settings: Mapping[str, str]) -> dict[str, Clock]:
 def check_days(days: str) -> str:
     """``days`` if it is seven letters or dashes matching ``SMTWTFS`` (any case)."""
     if len(days) != 7 or any(c != "-" and c.upper() != DAY_LETTERS[i] for i, c in enumerate(days)):
-        raise ClockError(f"Days are seven letters, Sunday first, a dash for a day a deadline may not fall "
-                         f"on: -MTWTF- (not {days!r}).")
+        raise ClockError(render.refusal("clock_days_unreadable", days=days))
     if days == "-------":
-        raise ClockError("At least one day must allow a deadline.")
+        raise ClockError(render.refusal("clock_days_none"))
     return days
 
 
@@ -173,7 +174,7 @@ def _fit(days: str, when: datetime, at: time | None) -> datetime:
             candidate = datetime.combine(day, NOON, tz)
         if candidate >= when and _allowed(days, candidate):
             return candidate
-    raise ClockError("No day allows a deadline.")  # check_days refuses such settings
+    raise ClockError(render.refusal("clock_no_day"))  # check_days refuses such settings
 
 
 def deadline_after(clock: Clock, start: datetime, tz: tzinfo, *, not_before: datetime | None = None) -> datetime:

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import render
 from ..engine import ARMY, FLEET, Map, OrderError, Position, province_of
 from ..engine.parser import find_location
 
@@ -123,11 +124,12 @@ def _test(m: Map, words: list[str]) -> Test:
         else:
             place.append(word)
     if not place:
-        raise ConditionError(f"The condition {' '.join(words)!r} names no province.")
+        raise ConditionError(render.refusal("condition_no_province", condition=" ".join(words)))
     try:
         where = find_location(m, " ".join(place))
     except OrderError as exc:
-        raise ConditionError(f"In the condition {' '.join(words)!r}: {exc.message}") from None
+        raise ConditionError(render.refusal("condition_place_unknown", condition=" ".join(words),
+                                            why=exc.message)) from None
     return Test(province_of(where), power, utype)
 
 
@@ -153,7 +155,7 @@ class _Reader:
     def term(self, depth: int) -> Condition:
         word = self.peek()
         if depth > MAX_DEPTH:
-            raise ConditionError(f"The condition nests deeper than {MAX_DEPTH} levels.")
+            raise ConditionError(render.refusal("condition_too_deep", most=MAX_DEPTH))
         if word == "NOT":
             self.i += 1
             return Not(self.term(depth + 1))
@@ -168,10 +170,10 @@ class _Reader:
             words.append(self.tokens[self.i])
             self.i += 1
         if not words:
-            raise ConditionError(f"A condition is missing {'before ' + repr(word) if word else 'at the end'}.")
+            raise ConditionError(render.refusal("condition_missing", word=word))
         self.tests += 1
         if self.tests > MAX_TESTS:
-            raise ConditionError(f"A condition may join at most {MAX_TESTS} tests.")
+            raise ConditionError(render.refusal("condition_too_many_tests", most=MAX_TESTS))
         return _test(self.m, words)
 
 
@@ -181,13 +183,13 @@ def read_condition(m: Map, text: str) -> Condition:
     if tokens and tokens[-1].upper() == "THEN":
         tokens.pop()
     if not tokens:
-        raise ConditionError("IF needs a condition, like 'IF Russian Army Prussia'.")
+        raise ConditionError(render.refusal("condition_empty"))
     reader = _Reader(m, tokens)
     condition = reader.expr()
     while reader.peek() == ")":
         reader.i += 1
     if reader.i < len(tokens):
-        raise ConditionError(f"Cannot read the condition from {tokens[reader.i]!r} on: join conditions with AND or OR.")
+        raise ConditionError(render.refusal("condition_unreadable_from", word=tokens[reader.i]))
     return condition
 
 
@@ -267,18 +269,20 @@ def read_lines(m: Map, lines: Sequence[str]) -> Reading:
             continue
         word, rest = found
         if word == "IF" and len(frames) >= MAX_DEPTH:
-            errors.setdefault(index, []).append(f"IFs may nest {MAX_DEPTH} deep at most.")
+            errors.setdefault(index, []).append(render.refusal("ifs_too_deep", most=MAX_DEPTH))
             frames[-1][0].branches[-1].items.append(If([Branch(Unreadable())]))
         elif word == "IF":
             item = If([Branch(condition(index, rest))])
             frames.append((item, here(), False))
         elif not frames:
-            errors.setdefault(index, []).append(f"{'ELSE IF' if word == 'ELSEIF' else word} without IF.")
+            errors.setdefault(index, []).append(render.refusal("keyword_without_if",
+                                                               keyword="ELSE IF" if word == "ELSEIF" else word))
         elif word == "ENDIF":
             item, parent, _ = frames.pop()
             parent.append(item)
         elif frames[-1][2]:
-            errors.setdefault(index, []).append(f"{'ELSE IF' if word == 'ELSEIF' else 'ELSE'} after ELSE.")
+            errors.setdefault(index, []).append(render.refusal("keyword_after_else",
+                                                               keyword="ELSE IF" if word == "ELSEIF" else "ELSE"))
         else:
             item, parent, _ = frames[-1]
             item.branches.append(Branch(condition(index, rest) if word == "ELSEIF" else None))

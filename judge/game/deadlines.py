@@ -29,6 +29,8 @@ import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
+from .. import render
+
 DEFAULT_TIME = time(23, 30)
 MAX_AHEAD_DAYS = 120
 _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -56,7 +58,7 @@ def _zone_of(text: str | None, default: tzinfo) -> tzinfo:
         return UTC
     m = _OFFSET.match(text)
     if m is None:
-        raise DeadlineError(f"Unknown time zone {text!r}.")
+        raise DeadlineError(render.refusal("zone_offset_unknown", text=text))
     sign = -1 if m.group(1) == "-" else 1
     return timezone(sign * timedelta(hours=int(m.group(2)), minutes=int(m.group(3))))
 
@@ -72,7 +74,7 @@ def parse_date(text: str, now: datetime, tz: tzinfo = UTC, *, default_time: time
     start earlier today)."""
     words = text.strip().rstrip(".")
     if not words:
-        raise DeadlineError("No date given; write it like 2026-12-01 18:00 UTC or Mon Dec 1 2026 18:00.")
+        raise DeadlineError(render.refusal("date_missing"))
     m = _ISO.match(words)
     if m:
         y, mo, d, hh, mm, ss, z = m.groups()
@@ -80,7 +82,7 @@ def parse_date(text: str, now: datetime, tz: tzinfo = UTC, *, default_time: time
         try:
             local = datetime(int(y), int(mo), int(d), hour, minute, int(ss or 0), tzinfo=_zone_of(z, tz))
         except ValueError as exc:
-            raise DeadlineError(f"Invalid date {text.strip()!r}: {exc}.") from None
+            raise DeadlineError(render.refusal("date_invalid", text=text.strip(), why=str(exc))) from None
         return local.astimezone(UTC)
     return _njudge(words, now, tz, default_time=default_time)
 
@@ -95,10 +97,10 @@ def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
             local = datetime(int(y), int(mo), int(d), int(hh or 0), int(mm or 0), int(ss or 0),
                              tzinfo=_zone_of(z, tz))
         except ValueError as exc:
-            raise DeadlineError(f"Invalid date {text.strip()!r}: {exc}.") from None
+            raise DeadlineError(render.refusal("date_invalid", text=text.strip(), why=str(exc))) from None
         return local.astimezone(UTC)
     if not words:
-        raise DeadlineError("No date given; write it like 2026-12-01 or Dec 1 2026.")
+        raise DeadlineError(render.refusal("past_date_missing"))
     return _njudge(words, now, tz, past=True)
 
 
@@ -119,7 +121,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False,
             try:
                 at = time(parts[0], parts[1], parts[2] if len(parts) > 2 else 0)
             except ValueError:
-                raise DeadlineError(f"Invalid time {token!r}.") from None
+                raise DeadlineError(render.refusal("time_invalid", token=token)) from None
         elif re.fullmatch(r"\d{4}", token):
             year = int(token)
         elif re.fullmatch(r"\d{1,2}", token):
@@ -127,7 +129,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False,
         elif token in ("utc", "gmt", "z") or _OFFSET.match(token):
             tz = _zone_of(token, default_tz)
         else:
-            raise DeadlineError(f"Cannot read {token!r} in the date {text!r}.")
+            raise DeadlineError(render.refusal("date_word_unreadable", token=token, text=text))
     today = now.astimezone(tz).date()
     at = at or (time(0, 0) if past else default_time)
     if weekday is not None and month is None and day is None:
@@ -139,7 +141,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False,
         return datetime.combine(_back(when, today, year, month, day), at, tz).astimezone(UTC)
     result = datetime.combine(when, at, tz).astimezone(UTC)
     if year is None and when - today > timedelta(days=MAX_AHEAD_DAYS):
-        raise DeadlineError("That date is more than 120 days away; give the year, month and day.")
+        raise DeadlineError(render.refusal("date_too_far", days=MAX_AHEAD_DAYS))
     return result
 
 
@@ -154,7 +156,7 @@ def _date(today: date, year: int | None, month: int | None, day: int | None) -> 
                 if day <= calendar.monthrange(y, mo)[1] and date(y, mo, day) >= today:
                     return date(y, mo, day)
                 y, mo = (y + 1, 1) if mo == 12 else (y, mo + 1)
-            raise DeadlineError(f"No month has a day {day}.")
+            raise DeadlineError(render.refusal("month_day_unknown", day=day))
         y = year or today.year
         d = day or calendar.monthrange(y, month)[1]
         found = date(y, month, d)
@@ -162,7 +164,7 @@ def _date(today: date, year: int | None, month: int | None, day: int | None) -> 
             found = date(y + 1, month, day or calendar.monthrange(y + 1, month)[1])
         return found
     except ValueError as exc:
-        raise DeadlineError(f"Invalid date: {exc}.") from None
+        raise DeadlineError(render.refusal("date_impossible", why=str(exc))) from None
 
 
 def _back(found: date, today: date, year: int | None, month: int | None, day: int | None) -> date:
@@ -181,12 +183,12 @@ def _back(found: date, today: date, year: int | None, month: int | None, day: in
             found = date(y, mo, day)
         if found <= today:
             return found
-    raise DeadlineError("No such date in the past.")
+    raise DeadlineError(render.refusal("date_none_in_past"))
 
 
 def _future(when: datetime, now: datetime) -> datetime:
     if when <= now:
-        raise DeadlineError("That date is in the past.")
+        raise DeadlineError(render.refusal("date_in_past"))
     return when
 
 

@@ -28,6 +28,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 
+from .. import render
 from ..config import Config
 from ..store.games import PLAYER, Player
 from . import ending
@@ -75,7 +76,7 @@ def read_powers(view: GameView, text: str) -> list[str]:
             by_letter = m.power_by_letter.get(letter)
             if by_letter is None:
                 letters = "".join(p.letter for p in m.powers)
-                raise DrawError(f"Cannot read {word!r} as powers: name them, or give their letters ({letters}).")
+                raise DrawError(render.refusal("powers_unreadable", word=word, letters=letters))
             found.add(by_letter.name)
     return [p.name for p in m.powers if p.name in found]
 
@@ -100,8 +101,7 @@ def vote_draw(view: GameView, config: Config, me: Player, text: str) -> Voted:
     alive = alive_powers(view)
     if view.game.dias:
         if text.strip():
-            raise DrawError(f"Game '{view.name}' is DIAS: a draw includes every surviving power, so SET DRAW "
-                            "takes no list of powers (the master may SET NODIAS).")
+            raise DrawError(render.refusal("draw_dias_no_list", game=view.name))
         me.draw_vote, me.draw_powers = True, []
         return _settled(view, config, Voted(ALL_SURVIVORS))
     named = read_powers(view, text) if text.strip() else []
@@ -139,19 +139,18 @@ def vote_concede(view: GameView, config: Config, me: Player, text: str) -> Voted
     """``SET CONCEDE <power>``; raises :class:`DrawError`."""
     game = view.game
     if not game.dias:
-        raise DrawError(f"Game '{game.name}' is NoDIAS: concede with a one-way draw, SET DRAW and the power's "
-                        "letter.")
+        raise DrawError(render.refusal("concede_nodias", game=game.name))
     if not game.concessions:
-        raise DrawError(f"The master of game '{game.name}' has turned concessions off (SET NOCONCESSIONS).")
+        raise DrawError(render.refusal("concessions_off", game=game.name))
     named = read_powers(view, text) if text.strip() else []
     if len(named) != 1:
-        raise DrawError("Name the one power you concede to: SET CONCEDE <power>.")
+        raise DrawError(render.refusal("concede_name_one"))
     power = named[0]
     if power == me.power:
-        raise DrawError("You cannot concede the game to yourself.")
+        raise DrawError(render.refusal("concede_to_self"))
     top = largest(view)
     if power not in top:
-        raise DrawError(f"You may concede only to the largest power ({' or '.join(top)}), not to {power}.")
+        raise DrawError(render.refusal("concede_not_largest", largest=top, power=power))
     me.concede_to = power
     return _settled(view, config, Voted(power))
 

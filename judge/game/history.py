@@ -32,6 +32,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from sqlalchemy.orm import Session
 
+from .. import render
 from ..engine import Phase, PhaseError
 from ..store.mail import archive_for
 from .deadlines import DeadlineError, parse_past
@@ -72,23 +73,20 @@ def read_request(words: tuple[str, ...], now: datetime, tz: tzinfo) -> Request:
         elif key is None and game is None:
             game = word
         elif key is None or key == "BROAD":
-            raise DeadlineError(f"Cannot read {word!r}: write HISTORY name [FROM date] [TO date] [LINES n], or "
-                                "HISTORY name EXCLSTART turn [EXCLEND turn] [BROAD].")
+            raise DeadlineError(render.refusal("history_word_unreadable", word=word))
         else:
             parts[key].append(word)
     lines: int | None = None
     if "LINES" in parts:
         if len(parts["LINES"]) != 1 or not parts["LINES"][0].isdigit() or int(parts["LINES"][0]) < 1:
-            raise DeadlineError("LINES takes one whole number, like LINES 5000.")
+            raise DeadlineError(render.refusal("history_lines_unreadable"))
         lines = int(parts["LINES"][0])
     if "EXCLSTART" in parts:
         if parts.keys() & {"FROM", "TO"}:
-            raise DeadlineError("EXCLSTART does not go with FROM or TO: it returns the whole game but the phases "
-                                "it leaves out.")
+            raise DeadlineError(render.refusal("history_exclstart_with_dates"))
         return Request(game, None, None, lines, _excluded(parts), broad="BROAD" in parts)
     if parts.keys() & {"EXCLEND", "BROAD"}:
-        raise DeadlineError("EXCLEND and BROAD go with EXCLSTART: HISTORY name EXCLSTART turn [EXCLEND turn] "
-                            "[BROAD].")
+        raise DeadlineError(render.refusal("history_exclend_alone"))
     start = now - timedelta(days=DEFAULT_DAYS)
     if "FROM" in parts:
         start = parse_past(" ".join(parts["FROM"]), now, tz)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from .. import render
 from ..engine import Adjudication, Position, adjudicate
 from ..engine.phase import Phase, PhaseError
 from ..render.pictures import phase_picture, svg_to_png
@@ -91,7 +92,7 @@ def phase_file(session: Session, view: GameView, code: str | None) -> File:
             position = Position.from_json(view.map, record.position)
             orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
             return picture_file(view, position, adjudicate(view.board, position, orders))
-    raise PhaseUnknown(f"Game '{view.name}' has not played the phase {code}; LIST {view.name} shows where it is.")
+    raise PhaseUnknown(render.refusal("phase_not_played", game=view.name, phase=code))
 
 
 def _played(session: Session, view: GameView, code: str) -> bool:
@@ -102,4 +103,4 @@ def _phase_code(text: str) -> str:
     try:
         return Phase.parse(text).code
     except PhaseError:
-        raise PhaseUnknown(f"Cannot read the phase {text!r}: write it like S1901M or Spring 1901 Movement.") from None
+        raise PhaseUnknown(render.refusal("phase_unreadable", text=text)) from None

@@ -92,7 +92,7 @@ def _roles(view: GameView, group: Addressees) -> list[str] | None:
         elif (power := m.power_by_letter.get(letter)) is not None:
             named.add(power.name)
         else:
-            raise PressSettingError(f"No power has the letter {letter!r}; nothing was sent.")
+            raise PressSettingError(render.refusal("press_letter_unknown", letter=letter))
     all_roles = [p.name for p in m.powers] + [MASTER_ROLE, OBSERVERS_ROLE]
     return [r for r in all_roles if (r not in named) == group.all_but]
 

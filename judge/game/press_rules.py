@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from .. import render
 from ..store.games import Game
 
 WHITE, GREY, WHITE_GREY, GREY_WHITE, NONE = "white", "grey", "white/grey", "grey/white", "none"
@@ -216,19 +217,13 @@ def apply_settings(text: str, rules: PressRules) -> PressRules:
     ``WHITE/GREY, PARTIAL MAY BE FAKED``...); raises :class:`PressSettingError`."""
     clauses = [part.split() for part in text.split(",")]
     if not any(clauses):
-        raise PressSettingError("Name the press setting: SET WHITE, SET GREY, SET NO PRESS, SET NO PARTIAL...")
+        raise PressSettingError(render.refusal("press_setting_missing"))
     for raw in clauses:
         if not raw:
             continue
         found = _SETTINGS.get(_clause(raw))
         if found is None:
-            raise PressSettingError(
-                f"This judge does not read the press setting {' '.join(raw)!r}: it knows WHITE, GREY, "
-                "NO WHITE, NO GREY, WHITE/GREY, GREY/WHITE, DEFAULT GREY, DEFAULT WHITE, NO PRESS, "
-                "[NO] PARTIAL, FAKE, NO FAKE, PARTIAL MAY BE FAKED, PARTIAL FAKES BROADCAST [BY DEFAULT], "
-                "[NO] POSTAL PRESS, OBSERVER ANY|PARTIAL|WHITE|NO, [NO] MUST ORDER, [NO] MINOR PRESS, "
-                "[NO] LATE PRESS, [NO] GRACE PRESS, [NO] BLANK PRESS, ALL PRESS and NORMAL PRESS. "
-                "Send 'GET press'.")
+            raise PressSettingError(render.refusal("press_setting_unknown", setting=" ".join(raw)))
         name, value = found
         rules = PressRules(**{**asdict(rules), name: value})
     return rules
@@ -251,13 +246,13 @@ def _target(upper: list[str], i: int) -> tuple[Addressees, int]:
     start = i + 1 if word == "TO" else i
     if rest[:2] == ["ALL", "BUT"]:
         if len(rest) < 3:
-            raise PressSettingError("Name the powers left out (PRESS TO ALL BUT G); nothing was sent.")
+            raise PressSettingError(render.refusal("press_all_but_missing"))
         return Addressees(rest[2], True), start + 3
     if rest[:1] == ["ALL"]:
         return Addressees(), start + 1
     if rest:
         return Addressees(rest[0]), start + 1
-    raise PressSettingError("Name the readers' letters (PRESS TO FG); nothing was sent.")
+    raise PressSettingError(render.refusal("press_readers_missing"))
 
 
 def read_options(words: tuple[str, ...] | list[str]) -> PressRequest:
@@ -280,27 +275,24 @@ def read_options(words: tuple[str, ...] | list[str]) -> PressRequest:
             no_fake = True
         elif word == "FAKE":
             if fake is not None:
-                raise PressSettingError("Write FAKE once; nothing was sent.")
+                raise PressSettingError(render.refusal("press_fake_twice"))
             i += 1
             if nxt == "BROADCAST":
                 fake, i = Addressees(), i + 1
             elif nxt == "PARTIAL" or (nxt and _is_target(nxt)):
                 i += 1 if nxt == "PARTIAL" else 0
                 if i >= len(upper) or not _is_target(upper[i]):
-                    raise PressSettingError("Write FAKE PARTIAL TO letters; nothing was sent.")
+                    raise PressSettingError(render.refusal("press_fake_partial_syntax"))
                 fake, i = _target(upper, i)
             else:
                 fake = Addressees()
         elif _is_target(word):
             if readers is not None:
-                raise PressSettingError("Name the readers once (PRESS TO FG); nothing was sent.")
+                raise PressSettingError(render.refusal("press_readers_twice"))
             readers, i = _target(upper, i)
         else:
-            raise PressSettingError(
-                f"Cannot read the press option {word!r}: write PRESS TO letters, PRESS TO ALL, "
-                "PRESS TO ALL BUT letters, GREY or WHITE, and FAKE [TO letters] where the game allows "
-                "fake press; nothing was sent.")
+            raise PressSettingError(render.refusal("press_option_unreadable", word=word))
     if fake is not None and no_fake:
-        raise PressSettingError("FAKE and NOFAKE cannot go together; nothing was sent.")
+        raise PressSettingError(render.refusal("press_fake_and_nofake"))
     readers = readers or Addressees()
     return PressRequest(grey, readers.letters, readers.all_but, fake, no_fake)

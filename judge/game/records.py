@@ -27,6 +27,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from .. import render
 from ..store.games import ELIMINATED, FINISHED, PLAYER, RESIGNED, Game, Player, players_with_address
 from . import lateness, orders
 from .view import GameView
@@ -113,16 +114,15 @@ def record_of(session: Session, address: str) -> Record:
 def refusal(game: Game, record: Record) -> str | None:
     """Why ``record`` does not meet the game's minimum (njudge's wording), or None."""
     if game.min_dedication is not None and record.dedication < game.min_dedication:
-        return (f"Sorry, game '{game.name}' requires a dedication of at least {game.min_dedication} and you\n"
-                f"are currently rated at {record.dedication}.  Send 'GET dedication' for more info.")
+        return render.refusal("dedication_too_low", game=game.name, least=game.min_dedication,
+                              rated=record.dedication)
     ratio = record.on_time_ratio
     if game.min_ontime is not None and ratio is not None and ratio < game.min_ontime:
-        return (f"Sorry, game '{game.name}' requires an ontime ratio of at least {game.min_ontime:.3f}.\n"
-                f"You are currently rated {ratio:.3f}.")
+        return render.refusal("ontime_too_low", game=game.name, least=f"{game.min_ontime:.3f}", rated=f"{ratio:.3f}")
     cd = record.cd_ratio
     if game.max_cd_ratio is not None and cd is not None and min(cd, 1.0) > game.max_cd_ratio:
-        return (f"Sorry, game '{game.name}' requires a maximum CD ratio of {game.max_cd_ratio:.3f}.\n"
-                f"You are currently rated {min(cd, 1.0):.3f}.")
+        return render.refusal("cd_ratio_too_high", game=game.name, most=f"{game.max_cd_ratio:.3f}",
+                              rated=f"{min(cd, 1.0):.3f}")
     return None
 
 

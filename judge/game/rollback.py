@@ -61,8 +61,7 @@ def target(view: GameView, text: str) -> PhaseRecord:
     """The processed turn ``text`` names (empty: the last one); raises :class:`RollbackError`."""
     records = phase_records(view.session, view.game)
     if not records:
-        raise RollbackError(f"No turn of game '{view.name}' has been processed yet; UNSTART returns a game that "
-                            "has started to forming.")
+        raise RollbackError(render.refusal("rollback_nothing_processed", game=view.name))
     text = text.strip()
     if not text:
         return records[-1]
@@ -72,13 +71,12 @@ def target(view: GameView, text: str) -> PhaseRecord:
         try:
             code = Phase.parse(text).code
         except PhaseError:
-            raise RollbackError(f"Cannot read {text!r}: write ROLLBACK, ROLLBACK turn_number or ROLLBACK S1902M."
-                                ) from None
+            raise RollbackError(render.refusal("rollback_unreadable", text=text)) from None
         found = next((r for r in records if r.phase == code), None)
     if found is None:
         first, last = records[0], records[-1]
-        raise RollbackError(f"Game '{view.name}' has no processed turn {text}: its turns are "
-                            f"{first.seq} ({first.phase}) to {last.seq} ({last.phase}).")
+        raise RollbackError(render.refusal("rollback_no_such_turn", game=view.name, turn=text, first=first.seq,
+                                            first_phase=first.phase, last=last.seq, last_phase=last.phase))
     return found
 
 

@@ -23,6 +23,7 @@ replays with the options in force). Everyone is told.
 
 from __future__ import annotations
 
+from .. import render
 from ..engine import OptionError, Options
 from ..engine.options import option_specs
 from .view import GameView
@@ -39,17 +40,13 @@ def fixed_in_play(name: str) -> str | None:
     if spec is None:
         return None
     if not spec.maps:
-        return (f"Option {name} is one of the DATC choices every phase of the game is judged by; it can be set "
-                "only before the game starts.")
+        return render.refusal("option_datc_fixed", option=name)
     if name in READINGS:
-        return (f"Option {name} sets a whole reading of the variant's rules; it can be set only before the game "
-                "starts (you may still change the single rules it sets that may change in play).")
+        return render.refusal("option_reading_fixed", option=name)
     if name in BOARD:
-        return (f"Option {name} changes the map or the calendar the game's positions stand on; it can be set "
-                "only before the game starts.")
+        return render.refusal("option_board_fixed", option=name)
     if name in SCORING:
-        return (f"Option {name} changes what the supply centres count for, and so the builds and the victory "
-                "count of the position reached; it can be set only before the game starts.")
+        return render.refusal("option_scoring_fixed", option=name)
     return None
 
 
@@ -61,8 +58,9 @@ def set_option(view: GameView, key: str, value: str) -> tuple[str, object]:
     name = key.strip().lower()
     spec = option_specs().get(name)
     if spec is not None and spec.maps and game.map_name not in spec.maps:
-        raise OptionError(f"Option {name} is for {', '.join(m.capitalize() for m in spec.maps)} games only; "
-                          f"game '{game.name}' is {view.map.title}.")
+        raise OptionError(render.refusal("option_other_variant", option=name,
+                                         variants=[m.capitalize() for m in spec.maps], game=game.name,
+                                         variant=view.map.title))
     if view.started:
         why = fixed_in_play(name)
         if why is not None:

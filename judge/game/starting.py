@@ -37,7 +37,7 @@ def force_begin(view: GameView, config: Config, now: datetime) -> tuple[list[str
     """Start the forming game with the players it has: the powers left in civil disorder,
     and the start mails. Raises :class:`StatusError`."""
     if not view.members(PLAYER):
-        raise StatusError(f"Nobody has signed on to game '{view.name}' yet: FORCE BEGIN needs at least one player.")
+        raise StatusError(render.refusal("begin_nobody", game=view.name))
     mails = joining.begin(view, config, now)
     taken = {p.power for p in view.members(PLAYER)}
     vacant = [pw.name for pw in view.map.powers if pw.name not in taken]
@@ -50,8 +50,7 @@ def unstart(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     played = phase_records(view.session, game)
     if played:
-        raise StatusError(f"Game '{game.name}' has processed {len(played)} turn(s): UNSTART works only before "
-                          "the first is processed (ROLLBACK 1 first goes back to the start).")
+        raise StatusError(render.refusal("unstart_after_turns", game=game.name, turns=len(played)))
     view.session.execute(delete(OrderSet).where(OrderSet.game_id == game.id))
     for p in game.players:
         p.wait = False

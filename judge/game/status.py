@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from .. import render
 from ..config import Config
 from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, OBSERVER, PAUSED, RESIGNED, TERMINATED, Player
 from ..store.passwords import check_password
@@ -30,7 +31,7 @@ class StatusError(ValueError):
 def pause(view: GameView, config: Config) -> list[Mail]:
     game = view.game
     if game.status != ACTIVE:
-        raise StatusError(f"Game '{game.name}' is {game.status}; only an active game can be paused.")
+        raise StatusError(render.refusal("pause_not_active", game=game.name, status=game.status))
     game.status = PAUSED
     game.process_at = None
     log.info("game %s paused by its master", game.name)
@@ -40,7 +41,7 @@ def pause(view: GameView, config: Config) -> list[Mail]:
 def resume(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     if game.status != PAUSED:
-        raise StatusError(f"Game '{game.name}' is {game.status}; only a paused game can be resumed.")
+        raise StatusError(render.refusal("resume_not_paused", game=game.name, status=game.status))
     game.status = ACTIVE
     if game.deadline is None or game.deadline <= now:
         lateness.start_clock(view, now, game_zone(game, config))
@@ -51,7 +52,7 @@ def resume(view: GameView, config: Config, now: datetime) -> list[Mail]:
 def terminate(view: GameView, config: Config) -> list[Mail]:
     game = view.game
     if game.status in (FINISHED, TERMINATED):
-        raise StatusError(f"Game '{game.name}' is already over.")
+        raise StatusError(render.refusal("game_already_over", game=game.name))
     log.info("game %s terminated by its master", game.name)
     return ending.finish(view, config, ending.TERMINATION, [])
 
@@ -104,9 +105,8 @@ def promote(view: GameView, address: str) -> Player:
     observer = next((p for p in found if p.role == OBSERVER), None)
     if observer is None:
         if any(p.role == MASTER for p in found):
-            raise StatusError(f"{address} is a master of game '{view.name}' already.")
-        raise StatusError(f"{address} is not an observer of game '{view.name}': they must OBSERVE {view.name} "
-                          "first, then you can PROMOTE them.")
+            raise StatusError(render.refusal("promote_master_already", address=address, game=view.name))
+        raise StatusError(render.refusal("promote_not_observer", address=address, game=view.name))
     observer.role = MASTER
     log.info("game %s: observer %s promoted to master", view.name, address)
     return observer

@@ -69,12 +69,12 @@ def refusal(view: GameView, power: str, sender: str) -> str | None:
     """Why ``sender`` (not returning to the power) may not take ``power`` over, or None."""
     game = view.game
     if any(p.role == MASTER and p.email == sender and p.active for p in game.players):
-        return f"The master of game '{game.name}' cannot take over a power."
+        return render.refusal("takeover_by_master", game=game.name)
     if any(p.power == power and p.email == sender and p.status == EJECTED for p in game.players):
-        return f"You were ejected from {power} in game '{game.name}'; ask the master."
+        return render.refusal("takeover_ejected", power=power, game=game.name)
     playing = next((p.power for p in view.members(PLAYER) if p.email == sender and p.active and p.power), None)
     if playing is not None:
-        return f"You are already playing {playing} in game '{game.name}'."
+        return render.refusal("takeover_playing_already", power=playing, game=game.name)
     return records.may_join(view, sender)
 
 

@@ -18,6 +18,7 @@ from datetime import UTC, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from .. import render
 from ..config import Config
 from ..store.games import MASTER, Game, Player
 from .deadlines import zone
@@ -39,8 +40,7 @@ def check_zone(text: str) -> str:
         return "UTC"
     name = _names().get(word.lower())
     if name is None:
-        raise ZoneError(f"There is no time zone called {word!r}; give an IANA name such as Europe/London, "
-                        "America/New_York or Asia/Tokyo (or UTC).")
+        raise ZoneError(render.refusal("zone_unknown", word=word))
     return name
 
 

@@ -10,7 +10,7 @@ njudge layout that mapping tools read (``../shared/reference/mapper-compat.md``)
 
 from .catalogue import CATALOGUE, Entry
 from .context import Context, GameContext, JudgeContext, Rendered
-from .environment import section
+from .environment import refusal, section
 from .formats import ALLOWED_NOTES, format_deadline, time_left
 from .lateness import absence_mail, late_mail, member_changed_mail, reminder_mail, waiting_mail
 from .listing import (
@@ -71,7 +71,7 @@ __all__ = [
     "HelpTopicError", "history_text", "joined_text", "JudgeContext", "late_mail", "list_text", "Listing", "Member",
     "member_changed_mail", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
     "power_orders_text", "PowerOrders", "preference_text", "press_mail", "press_sent_text", "PressHeader",
-    "promoted_mail", "refusal_text", "reminder_mail", "Rendered", "reply_mail", "resign_mail", "results_mail",
+    "promoted_mail", "refusal", "refusal_text", "reminder_mail", "Rendered", "reply_mail", "resign_mail", "results_mail",
     "role_letter", "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
     "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "waiting_mail",
     "who_game_text", "wrong_password_text",

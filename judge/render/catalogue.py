@@ -10,7 +10,8 @@ the folders: ``all`` (everyone in a game), ``player`` (one player or the sender 
   ``start``, ``notice``, ``ending``, ``press``, ``partial``, ``late``, ``selected``,
   ``private``, ``reply``);
 - ``section``: one part of a reply to an incoming mail (its text between blank lines);
-- ``part``: a piece other templates include;
+- ``part``: a piece other templates include, or (``player/refusals``) the macros
+  :func:`judge.render.environment.refusal` calls;
 - ``picture`` and ``page``: the map pictures (SVG) and the web archive's pages (HTML),
   rendered with escaping by :mod:`judge.render.markup`.
 
@@ -148,6 +149,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/_players", PART, "the player list"),
     Entry("all/_position", PART, "each power's units"),
     Entry("all/_press_line", PART, "the line that heads a press message"),
+    Entry("player/refusals", PART, "why a command was refused: one macro per message (render.refusal), "
+          "raised by the game layer or given by a command handler"),
     # -- pictures and the web archive --------------------------------------------------------------
     Entry("pictures/board", PICTURE, "a phase's map: owners, units, orders as arrows, the legend", ext="svg"),
     Entry("web/base", PAGE, "the frame of every archive page", ext="html"),

@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2.runtime import Macro
 
 from ..resources import data_dir
 from . import formats
 from .catalogue import entry
+
+#: The catalogue's template of refusals: one macro per message (:func:`refusal`).
+REFUSALS = "player/refusals"
 
 
 def templates_dir() -> Path:
@@ -48,6 +52,7 @@ def environment(folder: str | None = None) -> Environment:
         notes=formats.notes_suffix,
         title_game=formats.title_game,
         and_list=formats.and_list,
+        quoted=formats.quoted,
     )
     return env
 
@@ -61,3 +66,14 @@ def render(name: str, **values: Any) -> str:
 def section(name: str, **values: Any) -> str:
     """A reply section: the catalogue's template ``name`` rendered, without its final newline."""
     return render(name, **values).rstrip("\n")
+
+
+def refusal(name: str, **values: Any) -> str:
+    """Why a command was refused: the macro ``name`` of the refusals template
+    (``player/refusals``) called with ``values``, so that the messages the game layer raises
+    are worded in ``templates/`` like every other text; a name that is no macro there is a
+    KeyError."""
+    macro = getattr(environment().get_template(entry(REFUSALS).template).module, name, None)
+    if not isinstance(macro, Macro):
+        raise KeyError(name)
+    return str(macro(**values))

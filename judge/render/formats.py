@@ -72,6 +72,12 @@ def label(name: str, width: int = 11, gap: int = 2) -> str:
     return text.ljust(max(width, len(text) + gap))
 
 
+def quoted(text: str) -> str:
+    """``text`` in quotes as Python's ``repr`` writes it (``'xyz'``, ``"it's"``): how a
+    refusal shows the word it could not read."""
+    return repr(str(text))
+
+
 def and_list(items: Iterable[str]) -> str:
     """``Austria, England and France`` (one item alone; ``""`` for none)."""
     names = list(items)
