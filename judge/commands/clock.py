@@ -73,14 +73,14 @@ def set_grace(call: Call) -> Outcome:
     try:
         if hours is not None:
             if hours > MAX_HOURS:
-                raise DeadlineError(f"A grace period is at most {MAX_HOURS:g} hours.")
+                raise DeadlineError(render.refusal("grace_too_long", most=f"{MAX_HOURS:g}"))
             end = game.deadline + timedelta(hours=hours)
         else:
             end = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     except DeadlineError as exc:
         return call.error(str(exc))
     if end < game.deadline:
-        return call.error("The grace period cannot end before the deadline; move the deadline first.")
+        return call.error(render.refusal("grace_before_deadline"))
     game.grace = end
     return _told(call)
 

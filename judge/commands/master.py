@@ -33,7 +33,7 @@ def process(call: Call) -> Outcome:
         except PhaseError:
             wanted = " ".join(cmd.args)
         if wanted != game.phase:
-            return call.error(f"The game is in {game.phase}, not {' '.join(cmd.args)}; nothing was processed.")
+            return call.error(render.refusal("process_other_phase", phase=game.phase, asked=" ".join(cmd.args)))
     done = game.phase or ""
     mails = processing.advance(view, call.config, call.now)
     return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
@@ -81,7 +81,7 @@ def eject(call: Call) -> Outcome:
     target = call.cmd.text.strip()
     found = status.who(view, target)
     if not found:
-        return call.error(f"No power or address {target!r} is signed on to game '{view.name}'.")
+        return call.error(render.refusal("eject_nobody", target=target, game=view.name))
     mails = status.eject(view, call.config, found)
     texts = [render.section("master/ejected", game=view.name, address=p.email, power=p.power) for p in found]
     return said("\n".join(texts), changed=True, mails=mails)
@@ -95,7 +95,7 @@ def set_option(call: Call) -> Outcome:
     if not sep:
         key, _, value = cmd.text.strip().partition(" ")
     if not key.strip() or not value.strip():
-        return call.error("Write SET OPTION name=value.")
+        return call.error(render.refusal("option_syntax"))
     try:
         name, now = rules_in_play.set_option(view, key, value)
     except OptionError as exc:
@@ -171,12 +171,10 @@ def become(call: Call) -> Outcome:
     if power is None and len(text) == 1:
         power = view.map.power_by_letter.get(text.upper())
     if power is None:
-        names = ", ".join(p.name for p in view.map.powers)
-        return call.error(f"Write BECOME and a power of game '{view.name}': {names}.")
+        return call.error(render.refusal("become_syntax", game=view.name, powers=[p.name for p in view.map.powers]))
     player = view.player_of(power.name)
     if player is None:
-        return call.error(f"{power.name} has no player in game '{view.name}'. Give its orders as master, "
-                          f"like '{power.name}: A par - bur', without BECOME.")
+        return call.error(render.refusal("become_unplayed", power=power.name, game=view.name))
     note = render.section("player/become_copy", game=view.name, power=power.name, master=call.sender)
     return Outcome(reply=(_done(call, "became", power=power.name),), signed_on=Identity(view, player, call.me),
                    copies=(Copy(player.email, note),))

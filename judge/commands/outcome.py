@@ -98,10 +98,10 @@ class Call:
         if words:
             found = self.game_named(words[0])
             if found is None:
-                return self.error(f"There is no game called '{words[0].lower()}'.")
+                return self.error(render.refusal("game_unknown", game=words[0].lower()))
             return found
         if self.identity is None:
-            return self.error(f"Name the game ({self.cmd.verb} name), or SIGNON first.")
+            return self.error(render.refusal("game_not_named", verb=self.cmd.verb))
         return self.view
 
     def error(self, message: str) -> Outcome:

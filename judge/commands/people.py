@@ -21,10 +21,10 @@ MAX_ADDRESSES = 10
 def whois(call: Call) -> Outcome:
     words = [w.strip(",;<>").lower() for w in call.cmd.args]
     if not words:
-        return call.error("Write WHOIS address [address ...].")
+        return call.error(render.refusal("whois_syntax"))
     bad = [w for w in words if "@" not in w]
     if bad:
-        return call.error(f"Give whole mail addresses, not {', '.join(repr(w) for w in bad)}.")
+        return call.error(render.refusal("whois_not_addresses", words=bad))
     return said(*(_record_text(call, w) for w in words[:MAX_ADDRESSES]))
 
 

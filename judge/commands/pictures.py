@@ -39,7 +39,7 @@ def get_map(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     if not found.started:
-        return call.error(f"Game '{found.name}' has not started: it has no position to draw yet.")
+        return call.error(render.refusal("map_not_started", game=found.name))
     try:
         file = phase_file(call.session, found, " ".join(args[1:]) or None)
     except PhaseUnknown as exc:

@@ -46,7 +46,7 @@ def set_nonmr(call: Call) -> Outcome:
 def set_reminder(call: Call) -> Outcome:
     hours = read_hours(call.cmd.text) if call.cmd.text.strip().upper() not in _CLEAR else 0.0
     if hours is None or hours > MAX_HOURS:
-        return call.error(f"Write SET REMINDER hours: hours before the deadline, 0 (no reminder) to {MAX_HOURS:g}.")
+        return call.error(render.refusal("reminder_syntax", most=f"{MAX_HOURS:g}"))
     call.view.game.reminder = hours
     return _told(call, "reminder", f"{hours:g}")
 
@@ -54,7 +54,7 @@ def set_reminder(call: Call) -> Outcome:
 def set_max_absence(call: Call) -> Outcome:
     text = call.cmd.text.strip()
     if not text.isdigit() or int(text) > MAX_ABSENCE_DAYS:
-        return call.error(f"Write SET MAX ABSENCE days: 0 (no absences) to {MAX_ABSENCE_DAYS}.")
+        return call.error(render.refusal("max_absence_syntax", most=MAX_ABSENCE_DAYS))
     call.view.game.max_absence = int(text)
     return _told(call, "max_absence", text)
 
@@ -68,7 +68,7 @@ def set_dedication(call: Call) -> Outcome:
     try:
         game.min_dedication = int(text)
     except ValueError:
-        return call.error("Write SET DEDICATION n: the least dedication (a whole number, may be negative), or NONE.")
+        return call.error(render.refusal("dedication_syntax"))
     return _told(call, "dedication", text)
 
 
@@ -83,7 +83,7 @@ def _ratio(call: Call, field: str, what: str) -> Outcome:
     except ValueError:
         value = -1.0
     if not 0.0 <= value <= 1.0:
-        return call.error(f"Write SET {what.upper()} r: a ratio from 0 to 1 (0.9: nine phases in ten), or NONE.")
+        return call.error(render.refusal("ratio_syntax", setting=what.upper()))
     setattr(game, field, value)
     return _told(call, what, f"{value:.3f}")
 

@@ -85,8 +85,7 @@ def set_press(call: Call) -> Outcome:
     except PressSettingError as exc:
         return call.error(str(exc))
     if rules.minor != before.minor and game.status != FORMING:
-        return call.error(f"Game '{game.name}' has started: MINOR PRESS can be set only before the start "
-                          "(njudge); nothing was changed.")
+        return call.error(render.refusal("minor_press_started", game=game.name))
     changed = rules != before
     store_rules(game, rules)
     text = render.section("all/press_set", game=game.name, changed=changed, rules=rules, summary=describe(rules))

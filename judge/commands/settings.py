@@ -36,7 +36,7 @@ _ADDRESS = re.compile(r"^[^@\s,;<>()\"]+@[^@\s,;<>()\"]+\.[^@\s,;<>()\"]+$")
 def set_password(call: Call) -> Outcome:
     words = call.cmd.args
     if len(words) != 1 or not _PASSWORD.match(words[0]):
-        return call.error("Write SET PASSWORD new_password: one word of letters and digits (at most 32).")
+        return call.error(render.refusal("password_syntax"))
     call.me.password_hash = hash_password(words[0])
     return said(_text(call, "password"))
 
@@ -49,7 +49,7 @@ def set_address(call: Call) -> Outcome:
         name, bare = parseaddr(text)
         bare = bare.strip().lower()
         if name or not _ADDRESS.match(bare) or text.strip("<> ").lower() != bare:
-            return call.error("Write SET ADDRESS name@example.org: one bare address (no name, no list).")
+            return call.error(render.refusal("address_syntax"))
         address = bare
     me = call.me
     old, me.email = me.email, address
@@ -78,7 +78,7 @@ def set_zone(call: Call) -> Outcome:
 def set_absence(call: Call) -> Outcome:
     me, view = call.me, call.view
     if not me.active:
-        return call.error("Only active players and masters can set absences.")
+        return call.error(render.refusal("absence_not_member"))
     try:
         period = absences.read_period(call.cmd.text, call.now, call.zone())
     except AbsenceError as exc:
@@ -87,7 +87,7 @@ def set_absence(call: Call) -> Outcome:
     if refused is not None:
         mails = _to_masters(call, lambda ctx: render.absence_mail(ctx, _who(me), me.email, period.starts,
                                                                   period.ends, cancelled=False, refused=refused))
-        return Outcome(reply=(render.error_text(refused + " The master has been told of your request.",
+        return Outcome(reply=(render.error_text(render.refusal("absence_refused_master_told", why=refused),
                                                 call.cmd.line),), errors=1, mails=tuple(mails))
     try:
         absence = absences.declare(view, me, period, call.now)
