@@ -116,9 +116,9 @@ def read_clock(text: str, clock: Clock) -> Clock:
             if value is None:
                 raise ClockError(render.refusal("clock_setting_unreadable", word=word))
             if value > MAX_HOURS or (key == "next" and value <= 0):
-                raise ClockError(render.refusal("clock_next_out_of_range", most=f"{MAX_HOURS:g}") if key == "next"
-                                 else render.refusal("clock_setting_too_long", setting=key.upper(),
-                                                     most=f"{MAX_HOURS:g}"))
+                most = f"{MAX_HOURS:g}"
+                raise ClockError(render.refusal("clock_next_out_of_range", most=most) if key == "next"
+                                 else render.refusal("clock_setting_too_long", setting=key.upper(), most=most))
             changes[key] = value
     return replace(clock, **changes)
 
