@@ -13,13 +13,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
 from ..store.codec import order_from_json, order_to_json
-from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, find_game, members, order_sets
+from ..store.games import (
+    MASTER,
+    OBSERVER,
+    PLAYER,
+    Game,
+    OrderSet,
+    Player,
+    find_game,
+    load_players,
+    members,
+    order_sets,
+)
+from ..store.held import FutureOrders, future_orders
 from .clocks import Clock, clocks_of
 
 
@@ -48,6 +61,10 @@ class GameView:
         self._orders: dict[str, OrderSet] | None = None
         self._entries: dict[str, list[Entry]] = {}
         self._errors_now: dict[str, int] = {}
+        self._future: list[FutureOrders] | None = None
+        state = inspect(game)
+        if state.persistent and "players" in state.unloaded and not load_players(session, game):
+            self._future = []
 
     # -- board and position ------------------------------------------------------------
 
@@ -158,6 +175,30 @@ class GameView:
         stored.entries = [{"line": e.line, "order": order_to_json(e.order)} for e in entries]
         stored.errors = errors
         self._entries[power] = list(entries)
+
+
+    # -- orders entered in advance (judge.game.future) ---------------------------------------
+
+    def future_orders(self, player: Player | None = None) -> list[FutureOrders]:
+        """The game's orders entered in advance (``player``'s only, when given), first entered
+        first; read once, kept as :meth:`keep_future` and :meth:`drop_future` change them."""
+        if self._future is None:
+            self._future = future_orders(self.session, self.game.id)
+        return [r for r in self._future if player is None or r.player_id == player.id]
+
+    def keep_future(self, row: FutureOrders) -> None:
+        """Add a new row of orders entered in advance."""
+        self.future_orders()
+        assert self._future is not None
+        self.session.add(row)
+        self._future.append(row)
+
+    def drop_future(self, row: FutureOrders) -> None:
+        """Remove a row of orders entered in advance."""
+        self.future_orders()
+        assert self._future is not None
+        self.session.delete(row)
+        self._future.remove(row)
 
 
 def entries_to_json(entries: Mapping[str, Sequence[Entry]]) -> dict[str, list[dict[str, Any]]]:

@@ -63,14 +63,20 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    Select,
     String,
     Text,
     UniqueConstraint,
+    bindparam,
+    exists,
+    inspect,
     select,
 )
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .base import Base, utcnow
+from .held import FutureOrders
 
 FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "finished", "terminated"
 PLAYER, OBSERVER, MASTER = "player", "observer", "master"
@@ -299,8 +305,45 @@ def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> l
     return list(session.scalars(stmt))
 
 
+def load_players(session: Session, game: Game) -> bool:
+    """Load ``game.players`` and each player's ``absences`` in one statement when the game
+    has no absences (two when it has), instead of one for the players and one per player;
+    whether the game holds orders entered in advance (``judge.store.held``), asked in the
+    same statement so that a mail without them reads none. Call it after the game's row lock:
+    on PostgreSQL a statement that waited for the lock still reads from before it."""
+    rows = session.execute(_PLAYERS, {"game_id": game.id}).all()
+    players = [row[0] for row in rows]
+    set_committed_value(game, "players", players)
+    found: dict[int, list[Absence]] = {p.id: [] for p in players}
+    if rows and rows[0][1]:
+        for absence in session.scalars(_ABSENCES, {"game_id": game.id}):
+            found[absence.player_id].append(absence)
+    for p in players:
+        if "absences" in inspect(p).unloaded:
+            set_committed_value(p, "absences", found[p.id])
+    return bool(rows and rows[0][2])
+
+
+def _players_statement() -> Select[tuple[Player, bool, bool]]:
+    member = aliased(Player)
+    game_id = bindparam("game_id", type_=Integer)
+    has_absences = exists().where(Absence.player_id == member.id, member.game_id == game_id).correlate(None)
+    has_future = exists().where(FutureOrders.game_id == game_id).correlate(None)
+    return select(Player, has_absences, has_future).where(Player.game_id == game_id).order_by(Player.id)
+
+
+#: :func:`load_players`' statements, made once (building them costs more than running them).
+_PLAYERS = _players_statement()
+_ABSENCES = (select(Absence).join(Player, Absence.player_id == Player.id)
+             .where(Player.game_id == bindparam("game_id")).order_by(Absence.starts, Absence.id))
+
+
 def game_absences(session: Session, game: Game) -> list[Absence]:
-    """Every absence declared in ``game`` (one query, not one per player)."""
+    """Every absence declared in ``game``: from the players' loaded lists (:func:`load_players`),
+    else in one query, not one per player."""
+    state = inspect(game)
+    if "players" not in state.unloaded and all("absences" not in inspect(p).unloaded for p in game.players):
+        return [a for p in game.players for a in p.absences]
     stmt = select(Absence).join(Player, Absence.player_id == Player.id).where(Player.game_id == game.id)
     return list(session.scalars(stmt))
 
