@@ -25,12 +25,13 @@ from ..store.games import (
     OBSERVER,
     PLAYER,
     Game,
-    OrderSet,
     Player,
+    StoredOrders,
     find_game,
     load_players,
     members,
     order_sets,
+    save_order_set,
 )
 from ..store.held import FutureOrders, future_orders
 from .clocks import Clock, clocks_of
@@ -58,7 +59,7 @@ class GameView:
         self.game = game
         self.board = board_for(game.map_name, game.options or {})
         self._position: Position | None = None
-        self._orders: dict[str, OrderSet] | None = None
+        self._orders: dict[str, StoredOrders] | None = None
         self._entries: dict[str, list[Entry]] = {}
         self._errors_now: dict[str, int] = {}
         self._future: list[FutureOrders] | None = None
@@ -134,7 +135,7 @@ class GameView:
 
     # -- orders --------------------------------------------------------------------------
 
-    def _sets(self) -> dict[str, OrderSet]:
+    def _sets(self) -> dict[str, StoredOrders]:
         if self._orders is None:
             self._orders = order_sets(self.session, self.game, self.game.phase) if self.game.phase else {}
         return self._orders
@@ -167,15 +168,12 @@ class GameView:
         errors += self._errors_now.get(power, 0)
         self._errors_now[power] = errors
         sets = self._sets()
-        stored = sets.get(power)
-        if stored is None:
-            stored = OrderSet(game_id=self.game.id, power=power, phase=self.game.phase, entries=[], errors=0)
-            self.session.add(stored)
-            sets[power] = stored
-        stored.entries = [{"line": e.line, "order": order_to_json(e.order)} for e in entries]
-        stored.errors = errors
+        phase = self.game.phase
+        assert phase is not None
+        stored = StoredOrders([{"line": e.line, "order": order_to_json(e.order)} for e in entries], errors)
+        save_order_set(self.session, self.game, power, phase, stored.entries, errors, new=power not in sets)
+        sets[power] = stored
         self._entries[power] = list(entries)
-
 
     # -- orders entered in advance (judge.game.future) ---------------------------------------
 

@@ -54,8 +54,9 @@ required to set the 'has submitted orders' status").
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -65,12 +66,15 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    Table,
     Text,
     UniqueConstraint,
     bindparam,
     exists,
+    insert,
     inspect,
     select,
+    update,
 )
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
@@ -282,16 +286,41 @@ def player_for_power(game: Game, power: str) -> Player | None:
     return None
 
 
-def order_set(session: Session, game: Game, power: str, phase: str) -> OrderSet | None:
-    stmt = select(OrderSet).where(
-        OrderSet.game_id == game.id, OrderSet.power == power, OrderSet.phase == phase
-    )
-    return session.scalars(stmt).first()
+@dataclass(frozen=True, slots=True)
+class StoredOrders:
+    """A power's :class:`OrderSet` for one phase as read: its entries and errors."""
+
+    entries: list[dict[str, Any]]
+    errors: int
 
 
-def order_sets(session: Session, game: Game, phase: str) -> dict[str, OrderSet]:
-    stmt = select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase == phase)
-    return {o.power: o for o in session.scalars(stmt)}
+def order_sets(session: Session, game: Game, phase: str) -> dict[str, StoredOrders]:
+    """Each power's stored orders for ``phase``, read without the ORM (the game view keeps
+    them and writes them with :func:`save_order_set`)."""
+    rows = session.execute(_ORDER_SETS, {"game_id": game.id, "phase": phase})
+    return {power: StoredOrders(entries, errors) for power, entries, errors in rows}
+
+
+def save_order_set(session: Session, game: Game, power: str, phase: str, entries: list[dict[str, Any]],
+                   errors: int, *, new: bool) -> None:
+    """Store a power's orders for ``phase`` at once, in one statement: a new row, or the
+    power's row replaced."""
+    if new:
+        session.execute(_INSERT_ORDER_SET, {"game_id": game.id, "power": power, "phase": phase, "entries": entries,
+                                            "errors": errors})
+    else:
+        session.execute(_UPDATE_ORDER_SET, {"set_game": game.id, "set_power": power, "set_phase": phase,
+                                            "entries": entries, "errors": errors})
+
+
+_ORDER_SET_TABLE = cast(Table, OrderSet.__table__)
+_ORDER_SET = _ORDER_SET_TABLE.c
+_ORDER_SETS = select(_ORDER_SET.power, _ORDER_SET.entries, _ORDER_SET.errors).where(
+    _ORDER_SET.game_id == bindparam("game_id"), _ORDER_SET.phase == bindparam("phase"))
+_INSERT_ORDER_SET = insert(_ORDER_SET_TABLE)
+_UPDATE_ORDER_SET = (update(_ORDER_SET_TABLE)
+                     .where(_ORDER_SET.game_id == bindparam("set_game"), _ORDER_SET.power == bindparam("set_power"),
+                            _ORDER_SET.phase == bindparam("set_phase")))
 
 
 def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> list[PhaseRecord]:
