@@ -263,10 +263,13 @@ class PhaseRecord(Base):
 
 def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None:
     """The game called ``name`` (any case); with ``lock``, its row is locked for update."""
-    stmt = select(Game).where(Game.name == name.strip().lower())
-    if lock:
-        stmt = stmt.with_for_update()
-    return session.scalars(stmt).first()
+    return session.execute(_FIND_LOCKED if lock else _FIND, {"name": name.strip().lower()}).scalar()
+
+
+#: :func:`find_game`'s statements, made once: building a statement for each call costs a
+#: third of running it.
+_FIND = select(Game).where(Game.name == bindparam("name", type_=String))
+_FIND_LOCKED = _FIND.with_for_update()
 
 
 def all_games(session: Session) -> list[Game]:
