@@ -64,7 +64,7 @@ class GameView:
         self._errors_now: dict[str, int] = {}
         self._future: list[FutureOrders] | None = None
         state = inspect(game)
-        if state.persistent and "players" in state.unloaded and not load_players(session, game):
+        if state.persistent and "players" not in state.dict and not load_players(session, game):
             self._future = []
 
     # -- board and position ------------------------------------------------------------

@@ -351,7 +351,7 @@ def load_players(session: Session, game: Game) -> bool:
         for absence in session.scalars(_ABSENCES, {"game_id": game.id}):
             found[absence.player_id].append(absence)
     for p in players:
-        if "absences" in inspect(p).unloaded:
+        if "absences" not in inspect(p).dict:
             set_committed_value(p, "absences", found[p.id])
     return bool(rows and rows[0][2])
 
@@ -373,8 +373,7 @@ _ABSENCES = (select(Absence).join(Player, Absence.player_id == Player.id)
 def game_absences(session: Session, game: Game) -> list[Absence]:
     """Every absence declared in ``game``: from the players' loaded lists (:func:`load_players`),
     else in one query, not one per player."""
-    state = inspect(game)
-    if "players" not in state.unloaded and all("absences" not in inspect(p).unloaded for p in game.players):
+    if "players" in inspect(game).dict and all("absences" in inspect(p).dict for p in game.players):
         return [a for p in game.players for a in p.absences]
     stmt = select(Absence).join(Player, Absence.player_id == Player.id).where(Player.game_id == game.id)
     return list(session.scalars(stmt))
