@@ -192,10 +192,14 @@ class GameView:
         self._future.append(row)
 
     def drop_future(self, row: FutureOrders) -> None:
-        """Remove a row of orders entered in advance."""
+        """Remove a row of orders entered in advance (one added in this transaction and not
+        written yet is only forgotten)."""
         self.future_orders()
         assert self._future is not None
-        self.session.delete(row)
+        if inspect(row).pending:
+            self.session.expunge(row)
+        else:
+            self.session.delete(row)
         self._future.remove(row)
 
 
