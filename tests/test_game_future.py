@@ -157,6 +157,12 @@ def test_clear_drops_what_was_entered(judge: Judge) -> None:
     assert "You had no orders entered in advance: nothing was dropped." in _reply(_mail(judge, "France", "clear")).body
 
 
+def test_clear_in_the_mail_that_entered_them_drops_them(judge: Judge) -> None:
+    body = _reply(_mail(judge, "France", "phase f1901m\nA par - bur\nclear")).body
+    assert "entered in advance for F1901M were dropped" in body
+    assert _kept(judge) == []
+
+
 def test_only_players_give_orders_for_later_phases(judge: Judge) -> None:
     reply = judge.reply("gm@example.org", "signon mdt gmpw\nphase f1901m\nA par - bur")
     assert "[Error Flag]" in reply.subject and "The master cannot give orders for a later phase" in reply.body

@@ -80,9 +80,10 @@ def spelling(text: str) -> tuple[str, ...]:
     return tuple(word for word, _ in _joined(text))
 
 
-def classify(vocabulary: Vocabulary, line: str) -> tuple[str, str] | None:
-    """The verb of a command line and the rest of the line as written, or None."""
-    joined = _joined(line)
+def classify(vocabulary: Vocabulary, line: str, joined: list[tuple[str, int]] | None = None) -> tuple[str, str] | None:
+    """The verb of a command line and the rest of the line as written, or None (``joined``:
+    the line's :func:`_joined` words, when the caller has them)."""
+    joined = _joined(line) if joined is None else joined
     words = tuple(word for word, _ in joined)
     for n in range(len(words), 0, -1):
         verb = vocabulary.spellings.get(words[:n])
@@ -124,8 +125,9 @@ def _commands(vocabulary: Vocabulary, lines: list[str], signed_on: bool) -> Iter
             continue
         if line == "--":
             break
-        found = classify(vocabulary, line)
-        if found is None and _is_press_end(line):
+        joined = _joined(line)
+        found = classify(vocabulary, line, joined)
+        if found is None and len(joined) == 1 and joined[0][0] in _PRESS_END:
             found = (STRAY_END, "")
         if found is None:
             if signed_on:

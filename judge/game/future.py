@@ -56,7 +56,7 @@ from ..engine.parser import find_location, parse_orders, split_orders
 from ..engine.phase import ADJUSTMENT, RETREAT
 from ..engine.validation import check_order
 from ..store.games import ACTIVE, Player
-from ..store.held import FutureOrders, future_orders
+from ..store.held import FutureOrders
 from . import conditions, lateness, orders
 from .mails import Mail, context
 from .orders import LineResult
@@ -194,12 +194,12 @@ def check_lines(board: Board, power: str, phase: Phase, lines: Sequence[str]) ->
 
 
 def _row(view: GameView, me: Player, phase: Phase) -> FutureOrders:
-    found = next((r for r in future_orders(view.session, view.game.id, me.id) if r.phase == phase.code), None)
+    found = next((r for r in view.future_orders(me) if r.phase == phase.code), None)
     if found is None:
         assert me.power is not None
         found = FutureOrders(game_id=view.game.id, player_id=me.id, power=me.power, phase=phase.code, lines=[],
                              wait=None)
-        view.session.add(found)
+        view.keep_future(found)
     return found
 
 
@@ -222,9 +222,9 @@ def set_wait(view: GameView, me: Player, phase: Phase, wait: bool) -> None:
 def clear(view: GameView, me: Player, phase: Phase | None = None) -> list[str]:
     """Drop the orders ``me`` entered in advance (for ``phase`` only, when given); the
     phases dropped."""
-    gone = [r for r in future_orders(view.session, view.game.id, me.id) if phase is None or r.phase == phase.code]
+    gone = [r for r in view.future_orders(me) if phase is None or r.phase == phase.code]
     for row in gone:
-        view.session.delete(row)
+        view.drop_future(row)
     return sorted((r.phase for r in gone), key=lambda code: Phase.parse(code).key)
 
 
@@ -241,7 +241,7 @@ class Pending:
 def pending(view: GameView, me: Player) -> list[Pending]:
     """What ``me`` has entered in advance, by phase in game order."""
     calendar = view.board.rules.calendar
-    rows = sorted(future_orders(view.session, view.game.id, me.id), key=lambda r: Phase.parse(r.phase).key)
+    rows = sorted(view.future_orders(me), key=lambda r: Phase.parse(r.phase).key)
     return [Pending(r.phase, calendar.long_name(Phase.parse(r.phase)), list(r.lines), r.wait) for r in rows]
 
 
@@ -258,7 +258,7 @@ def release(view: GameView, config: Config, now: datetime) -> list[Mail]:
     """Apply the orders entered for the phase that has just started (see the module
     docstring); the mails to the players whose orders were applied or dropped."""
     game = view.game
-    rows = future_orders(view.session, game.id)
+    rows = view.future_orders()
     if game.status != ACTIVE or not rows:
         return []
     phase = view.phase
@@ -267,7 +267,7 @@ def release(view: GameView, config: Config, now: datetime) -> list[Mail]:
         code = Phase.parse(row.phase)
         if code.key > phase.key:
             continue
-        view.session.delete(row)
+        view.drop_future(row)
         player = view.player_of(row.power)
         if player is None or player.id != row.player_id:
             continue

@@ -158,7 +158,22 @@ def owner_of_line(board: Board, position: Position, line: str) -> str | None:
 
 
 def required(board: Board, position: Position) -> dict[str, int]:
-    """Powers that must order in this phase, with how many orders make a complete set."""
+    """Powers that must order in this phase, with how many orders make a complete set
+    (remembered for the last position asked about: a mail's checks ask for it once a power)."""
+    last = _LAST_REQUIRED[0] if _LAST_REQUIRED else None
+    if last is not None and last[0] is position and last[1] is board:
+        return dict(last[2])
+    counts = _required(board, position)
+    _LAST_REQUIRED[:] = [(position, board, counts)]
+    return dict(counts)
+
+
+#: The last position :func:`required` was asked about, its board and its answer (positions
+#: are frozen: the same object, the same answer).
+_LAST_REQUIRED: list[tuple[Position, Board, dict[str, int]]] = []
+
+
+def _required(board: Board, position: Position) -> dict[str, int]:
     kind = position.phase.kind
     counts: dict[str, int] = {}
     if kind == MOVEMENT:

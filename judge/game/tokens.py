@@ -19,6 +19,7 @@ reply address that leaks with a forwarded mail is no use to another person.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterable
@@ -34,7 +35,14 @@ MAC_LETTERS = 20
 
 
 def _mac(secret: bytes, game: str, player: Player) -> str:
-    message = f"reply-to-play\0{game}\0{player.id}\0{player.password_hash}".encode()
+    return _mac_of(secret, game, player.id, player.password_hash)
+
+
+@functools.lru_cache(maxsize=8192)
+def _mac_of(secret: bytes, game: str, player_id: int, password_hash: str) -> str:
+    """The MAC of one member's reply address, remembered by its inputs (every mail of a game
+    addresses all its members: the same MACs again and again)."""
+    message = f"reply-to-play\0{game}\0{player_id}\0{password_hash}".encode()
     digest = hmac.new(secret, message, hashlib.sha256).digest()
     return base64.b32encode(digest).decode().lower()[:MAC_LETTERS]
 

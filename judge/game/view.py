@@ -13,13 +13,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
 from ..store.codec import order_from_json, order_to_json
-from ..store.games import MASTER, OBSERVER, PLAYER, Game, OrderSet, Player, find_game, members, order_sets
+from ..store.games import (
+    MASTER,
+    OBSERVER,
+    PLAYER,
+    Game,
+    Player,
+    StoredOrders,
+    find_game,
+    load_players,
+    members,
+    order_sets,
+    save_order_set,
+)
+from ..store.held import FutureOrders, future_orders
 from .clocks import Clock, clocks_of
 
 
@@ -45,9 +59,13 @@ class GameView:
         self.game = game
         self.board = board_for(game.map_name, game.options or {})
         self._position: Position | None = None
-        self._orders: dict[str, OrderSet] | None = None
+        self._orders: dict[str, StoredOrders] | None = None
         self._entries: dict[str, list[Entry]] = {}
         self._errors_now: dict[str, int] = {}
+        self._future: list[FutureOrders] | None = None
+        state = inspect(game)
+        if state.persistent and "players" not in state.dict and not load_players(session, game):
+            self._future = []
 
     # -- board and position ------------------------------------------------------------
 
@@ -117,7 +135,7 @@ class GameView:
 
     # -- orders --------------------------------------------------------------------------
 
-    def _sets(self) -> dict[str, OrderSet]:
+    def _sets(self) -> dict[str, StoredOrders]:
         if self._orders is None:
             self._orders = order_sets(self.session, self.game, self.game.phase) if self.game.phase else {}
         return self._orders
@@ -150,14 +168,39 @@ class GameView:
         errors += self._errors_now.get(power, 0)
         self._errors_now[power] = errors
         sets = self._sets()
-        stored = sets.get(power)
-        if stored is None:
-            stored = OrderSet(game_id=self.game.id, power=power, phase=self.game.phase, entries=[], errors=0)
-            self.session.add(stored)
-            sets[power] = stored
-        stored.entries = [{"line": e.line, "order": order_to_json(e.order)} for e in entries]
-        stored.errors = errors
+        phase = self.game.phase
+        assert phase is not None
+        stored = StoredOrders([{"line": e.line, "order": order_to_json(e.order)} for e in entries], errors)
+        save_order_set(self.session, self.game, power, phase, stored.entries, errors, new=power not in sets)
+        sets[power] = stored
         self._entries[power] = list(entries)
+
+    # -- orders entered in advance (judge.game.future) ---------------------------------------
+
+    def future_orders(self, player: Player | None = None) -> list[FutureOrders]:
+        """The game's orders entered in advance (``player``'s only, when given), first entered
+        first; read once, kept as :meth:`keep_future` and :meth:`drop_future` change them."""
+        if self._future is None:
+            self._future = future_orders(self.session, self.game.id)
+        return [r for r in self._future if player is None or r.player_id == player.id]
+
+    def keep_future(self, row: FutureOrders) -> None:
+        """Add a new row of orders entered in advance."""
+        self.future_orders()
+        assert self._future is not None
+        self.session.add(row)
+        self._future.append(row)
+
+    def drop_future(self, row: FutureOrders) -> None:
+        """Remove a row of orders entered in advance (one added in this transaction and not
+        written yet is only forgotten)."""
+        self.future_orders()
+        assert self._future is not None
+        if inspect(row).pending:
+            self.session.expunge(row)
+        else:
+            self.session.delete(row)
+        self._future.remove(row)
 
 
 def entries_to_json(entries: Mapping[str, Sequence[Entry]]) -> dict[str, list[dict[str, Any]]]:

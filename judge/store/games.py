@@ -54,8 +54,9 @@ required to set the 'has submitted orders' status").
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -63,14 +64,23 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    Select,
     String,
+    Table,
     Text,
     UniqueConstraint,
+    bindparam,
+    exists,
+    insert,
+    inspect,
     select,
+    update,
 )
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .base import Base, utcnow
+from .held import FutureOrders
 
 FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "finished", "terminated"
 PLAYER, OBSERVER, MASTER = "player", "observer", "master"
@@ -253,10 +263,13 @@ class PhaseRecord(Base):
 
 def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None:
     """The game called ``name`` (any case); with ``lock``, its row is locked for update."""
-    stmt = select(Game).where(Game.name == name.strip().lower())
-    if lock:
-        stmt = stmt.with_for_update()
-    return session.scalars(stmt).first()
+    return session.execute(_FIND_LOCKED if lock else _FIND, {"name": name.strip().lower()}).scalar()
+
+
+#: :func:`find_game`'s statements, made once: building a statement for each call costs a
+#: third of running it.
+_FIND = select(Game).where(Game.name == bindparam("name", type_=String))
+_FIND_LOCKED = _FIND.with_for_update()
 
 
 def all_games(session: Session) -> list[Game]:
@@ -276,16 +289,41 @@ def player_for_power(game: Game, power: str) -> Player | None:
     return None
 
 
-def order_set(session: Session, game: Game, power: str, phase: str) -> OrderSet | None:
-    stmt = select(OrderSet).where(
-        OrderSet.game_id == game.id, OrderSet.power == power, OrderSet.phase == phase
-    )
-    return session.scalars(stmt).first()
+@dataclass(frozen=True, slots=True)
+class StoredOrders:
+    """A power's :class:`OrderSet` for one phase as read: its entries and errors."""
+
+    entries: list[dict[str, Any]]
+    errors: int
 
 
-def order_sets(session: Session, game: Game, phase: str) -> dict[str, OrderSet]:
-    stmt = select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase == phase)
-    return {o.power: o for o in session.scalars(stmt)}
+def order_sets(session: Session, game: Game, phase: str) -> dict[str, StoredOrders]:
+    """Each power's stored orders for ``phase``, read without the ORM (the game view keeps
+    them and writes them with :func:`save_order_set`)."""
+    rows = session.execute(_ORDER_SETS, {"game_id": game.id, "phase": phase})
+    return {power: StoredOrders(entries, errors) for power, entries, errors in rows}
+
+
+def save_order_set(session: Session, game: Game, power: str, phase: str, entries: list[dict[str, Any]],
+                   errors: int, *, new: bool) -> None:
+    """Store a power's orders for ``phase`` at once, in one statement: a new row, or the
+    power's row replaced."""
+    if new:
+        session.execute(_INSERT_ORDER_SET, {"game_id": game.id, "power": power, "phase": phase, "entries": entries,
+                                            "errors": errors})
+    else:
+        session.execute(_UPDATE_ORDER_SET, {"set_game": game.id, "set_power": power, "set_phase": phase,
+                                            "entries": entries, "errors": errors})
+
+
+_ORDER_SET_TABLE = cast(Table, OrderSet.__table__)
+_ORDER_SET = _ORDER_SET_TABLE.c
+_ORDER_SETS = select(_ORDER_SET.power, _ORDER_SET.entries, _ORDER_SET.errors).where(
+    _ORDER_SET.game_id == bindparam("game_id"), _ORDER_SET.phase == bindparam("phase"))
+_INSERT_ORDER_SET = insert(_ORDER_SET_TABLE)
+_UPDATE_ORDER_SET = (update(_ORDER_SET_TABLE)
+                     .where(_ORDER_SET.game_id == bindparam("set_game"), _ORDER_SET.power == bindparam("set_power"),
+                            _ORDER_SET.phase == bindparam("set_phase")))
 
 
 def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> list[PhaseRecord]:
@@ -299,8 +337,44 @@ def phase_records(session: Session, game: Game, *, withdrawn: bool = False) -> l
     return list(session.scalars(stmt))
 
 
+def load_players(session: Session, game: Game) -> bool:
+    """Load ``game.players`` and each player's ``absences`` in one statement when the game
+    has no absences (two when it has), instead of one for the players and one per player;
+    whether the game holds orders entered in advance (``judge.store.held``), asked in the
+    same statement so that a mail without them reads none. Call it after the game's row lock:
+    on PostgreSQL a statement that waited for the lock still reads from before it."""
+    rows = session.execute(_PLAYERS, {"game_id": game.id}).all()
+    players = [row[0] for row in rows]
+    set_committed_value(game, "players", players)
+    found: dict[int, list[Absence]] = {p.id: [] for p in players}
+    if rows and rows[0][1]:
+        for absence in session.scalars(_ABSENCES, {"game_id": game.id}):
+            found[absence.player_id].append(absence)
+    for p in players:
+        if "absences" not in inspect(p).dict:
+            set_committed_value(p, "absences", found[p.id])
+    return bool(rows and rows[0][2])
+
+
+def _players_statement() -> Select[tuple[Player, bool, bool]]:
+    member = aliased(Player)
+    game_id = bindparam("game_id", type_=Integer)
+    has_absences = exists().where(Absence.player_id == member.id, member.game_id == game_id).correlate(None)
+    has_future = exists().where(FutureOrders.game_id == game_id).correlate(None)
+    return select(Player, has_absences, has_future).where(Player.game_id == game_id).order_by(Player.id)
+
+
+#: :func:`load_players`' statements, made once (building them costs more than running them).
+_PLAYERS = _players_statement()
+_ABSENCES = (select(Absence).join(Player, Absence.player_id == Player.id)
+             .where(Player.game_id == bindparam("game_id")).order_by(Absence.starts, Absence.id))
+
+
 def game_absences(session: Session, game: Game) -> list[Absence]:
-    """Every absence declared in ``game`` (one query, not one per player)."""
+    """Every absence declared in ``game``: from the players' loaded lists (:func:`load_players`),
+    else in one query, not one per player."""
+    if "players" in inspect(game).dict and all("absences" in inspect(p).dict for p in game.players):
+        return [a for p in game.players for a in p.absences]
     stmt = select(Absence).join(Player, Absence.player_id == Player.id).where(Player.game_id == game.id)
     return list(session.scalars(stmt))
 
