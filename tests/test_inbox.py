@@ -135,7 +135,7 @@ def test_queue_mail_one_row_per_recipient(factory: sessionmaker[Session]) -> Non
     with factory() as session, session.begin():
         made = queue_mail(session, ["A <a@x.org>", "a@X.ORG", "", "b@y.org"], "Result", "body",
                           game="g2", phase="S1901M", kind="result", headers={"X-Game": "g2"}, archive=True)
-        assert len(made) == 2
+        assert made == 2
         queue_mail(session, ["a@x.org"], "Re: x", "reply", game="g2", kind="reply")
     with factory() as session:
         assert [m.to_addr for m in sent_for(session, "g2")] == ["A <a@x.org>", "b@y.org", "a@x.org"]
