@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -71,23 +71,32 @@ class Arrival:
         return cls(raw, envelope_sender, recipients, message_id)
 
 
+_STORE = insert(InboxMessage)  # made once: the listener stores every message through it
+
+
 def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> list[bool]:
     """Commit ``arrivals`` to the inbox in one transaction; for each, whether it was stored
     (False: its Message-ID is there already, or came earlier in ``arrivals``). Raises
-    IntegrityError when another process stored one of them meanwhile (nothing is stored)."""
+    IntegrityError when another process stored one of them meanwhile (nothing is stored).
+    Plain statements on the engine, no session: the listener stores every message this way."""
     out: list[bool] = []
-    with factory() as session, session.begin():
+    rows: list[dict[str, object]] = []
+    engine = factory.kw["bind"]
+    with engine.begin() as connection:
         ids = {a.message_id for a in arrivals}
-        known = set(session.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        known = set(connection.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        now = utcnow()
         for arrival in arrivals:
             if arrival.message_id in known:
                 out.append(False)
                 continue
             known.add(arrival.message_id)
-            session.add(InboxMessage(message_id=arrival.message_id, envelope_sender=arrival.envelope_sender,
-                                     recipients=arrival.recipients, raw=arrival.raw, received_at=utcnow(),
-                                     status="new"))
+            rows.append({"message_id": arrival.message_id, "envelope_sender": arrival.envelope_sender,
+                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": "new",
+                         "attempts": 0})
             out.append(True)
+        if rows:
+            connection.execute(_STORE, rows)
     return out
 
 
