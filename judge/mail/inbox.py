@@ -71,7 +71,9 @@ class Arrival:
         return cls(raw, envelope_sender, recipients, message_id)
 
 
-_STORE = insert(InboxMessage)  # made once: the listener stores every message through it
+# Made once: the listener stores every message through them.
+_KNOWN = select(InboxMessage.message_id).where(InboxMessage.message_id.in_(bindparam("ids", expanding=True)))
+_STORE = insert(InboxMessage)
 
 
 def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> list[bool]:
@@ -84,7 +86,7 @@ def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> l
     engine = factory.kw["bind"]
     with engine.begin() as connection:
         ids = {a.message_id for a in arrivals}
-        known = set(connection.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        known = set(connection.scalars(_KNOWN, {"ids": list(ids)}))
         now = utcnow()
         for arrival in arrivals:
             if arrival.message_id in known:
@@ -134,6 +136,11 @@ class _Claimed:
 
 _CLAIM_COLUMNS = (InboxMessage.id, InboxMessage.message_id, InboxMessage.envelope_sender, InboxMessage.recipients,
                   InboxMessage.raw, InboxMessage.attempts, InboxMessage.next_attempt_at)
+#: The rows a batch claims: new, or failed and due again, oldest first (made once).
+_CLAIM = (select(*_CLAIM_COLUMNS)
+          .where(or_(InboxMessage.status == "new",
+                     (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= bindparam("now"))))
+          .order_by(InboxMessage.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
 #: How a handled row ends, for every row of a batch in one statement before its commit.
 _FINISH = (update(InboxMessage).where(InboxMessage.id == bindparam("row_id"))
            .values(status=bindparam("status"), note=bindparam("note"), processed_at=bindparam("processed_at"),
@@ -167,11 +174,7 @@ class InboxProcessor:
         engine = self.factory.kw["bind"]
         with engine.connect() as connection, connection.begin():
             now = utcnow()
-            claimed = [_Claimed(*row) for row in connection.execute(
-                select(*_CLAIM_COLUMNS)
-                .where(or_(InboxMessage.status == "new",
-                           (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= now)))
-                .order_by(InboxMessage.id).limit(limit).with_for_update(skip_locked=True))]
+            claimed = [_Claimed(*row) for row in connection.execute(_CLAIM, {"now": now, "limit": limit})]
             started = time.monotonic()
             finished: list[dict[str, object]] = []
             for row in claimed:
