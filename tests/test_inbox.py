@@ -113,6 +113,20 @@ def test_a_failing_message_is_rolled_back_and_the_rest_go_on(factory: sessionmak
         assert [r.subject for r in sent_for(session, "g1")] == ["Re: s0", "Re: s2"]
 
 
+def test_a_failing_message_still_counts_against_the_senders_limit(factory: sessionmaker[Session]) -> None:
+    """The handler's work is undone, not the mail's count: the third mail is over a limit of two."""
+    for n in range(4):
+        store_incoming(factory, raw(n), "ann@example.org", [])
+    config = Config(address="judge@example.org", code="TEST", sender_mails_per_minute=2)
+    assert InboxProcessor(factory, config, handler=Echo(fail_on="line 0")).process_pending() == 4
+    assert [(r.status, r.attempts) for r in rows(factory)] == [("failed", 1), ("done", 0), ("ignored", 0),
+                                                                 ("ignored", 0)]
+    assert [r.note for r in rows(factory)][2:] == ["over 2 mails a minute (told once)",
+                                                   "over 2 mails a minute (already told)"]
+    with factory() as session:
+        assert [r.subject for r in sent_for(session, "g1")] == ["Re: s1", "Re: s2"]
+
+
 def sent_for(session: Session, game: str) -> list[OutboxMessage]:
     return list(session.scalars(select(OutboxMessage).where(OutboxMessage.game == game).order_by(OutboxMessage.id)))
 
@@ -121,7 +135,7 @@ def test_queue_mail_one_row_per_recipient(factory: sessionmaker[Session]) -> Non
     with factory() as session, session.begin():
         made = queue_mail(session, ["A <a@x.org>", "a@X.ORG", "", "b@y.org"], "Result", "body",
                           game="g2", phase="S1901M", kind="result", headers={"X-Game": "g2"}, archive=True)
-        assert len(made) == 2
+        assert made == 2
         queue_mail(session, ["a@x.org"], "Re: x", "reply", game="g2", kind="reply")
     with factory() as session:
         assert [m.to_addr for m in sent_for(session, "g2")] == ["A <a@x.org>", "b@y.org", "a@x.org"]

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -71,23 +71,34 @@ class Arrival:
         return cls(raw, envelope_sender, recipients, message_id)
 
 
+# Made once: the listener stores every message through them.
+_KNOWN = select(InboxMessage.message_id).where(InboxMessage.message_id.in_(bindparam("ids", expanding=True)))
+_STORE = insert(InboxMessage)
+
+
 def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> list[bool]:
     """Commit ``arrivals`` to the inbox in one transaction; for each, whether it was stored
     (False: its Message-ID is there already, or came earlier in ``arrivals``). Raises
-    IntegrityError when another process stored one of them meanwhile (nothing is stored)."""
+    IntegrityError when another process stored one of them meanwhile (nothing is stored).
+    Plain statements on the engine, no session: the listener stores every message this way."""
     out: list[bool] = []
-    with factory() as session, session.begin():
+    rows: list[dict[str, object]] = []
+    engine = factory.kw["bind"]
+    with engine.begin() as connection:
         ids = {a.message_id for a in arrivals}
-        known = set(session.scalars(select(InboxMessage.message_id).where(InboxMessage.message_id.in_(ids))))
+        known = set(connection.scalars(_KNOWN, {"ids": list(ids)}))
+        now = utcnow()
         for arrival in arrivals:
             if arrival.message_id in known:
                 out.append(False)
                 continue
             known.add(arrival.message_id)
-            session.add(InboxMessage(message_id=arrival.message_id, envelope_sender=arrival.envelope_sender,
-                                     recipients=arrival.recipients, raw=arrival.raw, received_at=utcnow(),
-                                     status="new"))
+            rows.append({"message_id": arrival.message_id, "envelope_sender": arrival.envelope_sender,
+                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": "new",
+                         "attempts": 0})
             out.append(True)
+        if rows:
+            connection.execute(_STORE, rows)
     return out
 
 
@@ -110,6 +121,32 @@ def _lock_conflict(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOCK_CONFLICTS
 
 
+@dataclass(frozen=True, slots=True)
+class _Claimed:
+    """A claimed inbox row as the batch's claim read it (no ORM object: one query a batch)."""
+
+    id: int
+    message_id: str
+    envelope_sender: str
+    recipients: list[str] | None
+    raw: bytes
+    attempts: int
+    next_attempt_at: datetime | None
+
+
+_CLAIM_COLUMNS = (InboxMessage.id, InboxMessage.message_id, InboxMessage.envelope_sender, InboxMessage.recipients,
+                  InboxMessage.raw, InboxMessage.attempts, InboxMessage.next_attempt_at)
+#: The rows a batch claims: new, or failed and due again, oldest first (made once).
+_CLAIM = (select(*_CLAIM_COLUMNS)
+          .where(or_(InboxMessage.status == "new",
+                     (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= bindparam("now"))))
+          .order_by(InboxMessage.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
+#: How a handled row ends, for every row of a batch in one statement before its commit.
+_FINISH = (update(InboxMessage).where(InboxMessage.id == bindparam("row_id"))
+           .values(status=bindparam("status"), note=bindparam("note"), processed_at=bindparam("processed_at"),
+                   attempts=bindparam("attempts"), next_attempt_at=bindparam("next_attempt_at")))
+
+
 class InboxProcessor:
     """Reads the inbox in arrival order, many messages per transaction, one savepoint each."""
 
@@ -128,84 +165,97 @@ class InboxProcessor:
     def process_batch(self, limit: int = BATCH_MAILS) -> int:
         """Handle up to ``limit`` of the oldest messages due in one transaction; how many.
 
-        Each message gets a session of its own that is a savepoint of the batch's
-        transaction, so it reads the database afresh and one that fails is rolled back
-        alone, as if it had had its own transaction; the batch stops taking rows after
-        ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for many mails is
-        what makes a burst cheap."""
+        The claim reads the rows whole (one query); each message gets a session of its own
+        that is a savepoint of the batch's transaction, so it reads the database afresh and
+        one that fails is rolled back alone, as if it had had its own transaction; the rows'
+        new statuses are written together before the commit. The batch stops taking rows
+        after ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for
+        many mails is what makes a burst cheap."""
         engine = self.factory.kw["bind"]
         with engine.connect() as connection, connection.begin():
             now = utcnow()
-            ids = connection.scalars(
-                select(InboxMessage.id)
-                .where(or_(InboxMessage.status == "new",
-                           (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= now)))
-                .order_by(InboxMessage.id).limit(limit).with_for_update(skip_locked=True)).all()
+            claimed = [_Claimed(*row) for row in connection.execute(_CLAIM, {"now": now, "limit": limit})]
             started = time.monotonic()
-            handled = 0
-            for row_id in ids:
-                if handled and time.monotonic() - started > BATCH_SECONDS:
+            finished: list[dict[str, object]] = []
+            for row in claimed:
+                if finished and time.monotonic() - started > BATCH_SECONDS:
                     break
                 with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
-                    row = session.get_one(InboxMessage, row_id)
                     try:
-                        self._process_row(session, row, utcnow(), yield_locks=handled > 0)
+                        finished.append(self._process_row(session, row, utcnow(), yield_locks=bool(finished)))
                     except DBAPIError:
                         # Lost a lock race with another reader's batch (PostgreSQL, two
                         # nodes): undo this mail, commit the others (freeing their locks);
                         # it stays as it was and is read in the next batch.
                         session.rollback()
-                        log.info("mail %s waits for a lock another reader holds", row_id)
+                        log.info("mail %s waits for a lock another reader holds", row.id)
                         break
                     session.commit()
-                handled += 1
-        return handled
+            if finished:
+                connection.execute(_FINISH, finished)
+        return len(finished)
 
-    def _process_row(self, session: Session, row: InboxMessage, now: datetime, *, yield_locks: bool) -> None:
-        """Handle one claimed row; with ``yield_locks``, a deadlock or lock failure is raised
-        rather than counted as the mail's failure (the mail is not at fault)."""
+    def _process_row(self, session: Session, row: _Claimed, now: datetime, *, yield_locks: bool) -> dict[str, object]:
+        """Handle one claimed row; its new values (for ``_FINISH``). With ``yield_locks``, a
+        deadlock or lock failure is raised rather than counted as the mail's failure (the mail
+        is not at fault).
+
+        The mail's work (its rate-limit count, the handler's changes) is flushed in the
+        session's savepoint; when the handler fails it is all rolled back and the mail is
+        counted again, as it was before the handler ran (one savepoint a mail, not two)."""
         sender = row.envelope_sender
+        counted: IncomingMail | None = None
+        note: str | None
+        attempts, next_attempt_at = row.attempts, row.next_attempt_at
         try:
-            mail = replace(read_message(row.raw), message_id=row.message_id,
-                           recipients=tuple(row.recipients or ()))
+            mail = replace(read_message(row.raw), message_id=row.message_id, recipients=tuple(row.recipients or ()))
             sender = mail.sender or sender
-            row.status, row.note = self._handle(session, row, mail, now)
+            reason = refusal_reason(mail, row.envelope_sender, self.config)
+            if reason:
+                status, note = "ignored", reason
+            else:
+                verdict = self._take(session, mail, now)
+                counted = mail
+                status, note = self._answer(session, mail, verdict, now)
+                session.flush()
         except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
             if yield_locks and _lock_conflict(exc):
                 raise
             log.exception("handling %s from %s failed", row.message_id, sender)
-            self._failed(row, exc, now)
-        row.processed_at = now
-        log.info("mail read %s from %s: %s%s", row.message_id, sender, row.status,
-                 f" ({row.note})" if row.note else "")
+            session.rollback()
+            if counted is not None:
+                self._take(session, counted, now)
+            attempts, status, note, next_attempt_at = self._failed(row, exc, now)
+        log.info("mail read %s from %s: %s%s", row.message_id, sender, status, f" ({note})" if note else "")
+        return {"row_id": row.id, "status": status, "note": note, "processed_at": now, "attempts": attempts,
+                "next_attempt_at": next_attempt_at}
 
-    def _handle(self, session: Session, row: InboxMessage, mail: IncomingMail, now: datetime) -> tuple[str, str | None]:
-        """Answer ``mail``; its final (status, note)."""
-        reason = refusal_reason(mail, row.envelope_sender, self.config)
-        if reason:
-            return "ignored", reason
-        verdict = ratelimit.take(session, f"sender:{mail.sender}", self.config.sender_mails_per_minute, 60, now)
+    def _take(self, session: Session, mail: IncomingMail, now: datetime) -> ratelimit.Verdict:
+        """Count ``mail`` against its sender's rate limit."""
+        return ratelimit.take(session, f"sender:{mail.sender}", self.config.sender_mails_per_minute, 60, now)
+
+    def _answer(self, session: Session, mail: IncomingMail, verdict: ratelimit.Verdict,
+                now: datetime) -> tuple[str, str | None]:
+        """Answer ``mail`` (counted: ``verdict``); its final (status, note)."""
         if verdict == ratelimit.QUIET:
             return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (already told)"
         if verdict == ratelimit.TELL:
             mail = replace(mail, over_limit=True)
-        with session.begin_nested():
-            self.handler(session, self.config, mail, now)
+        self.handler(session, self.config, mail, now)
         if mail.over_limit:
             return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (told once)"
         if mail.unreadable:
             return "done", f"unreadable: {mail.unreadable}"
         return "done", None
 
-    def _failed(self, row: InboxMessage, exc: Exception, now: datetime) -> None:
-        row.attempts += 1
-        row.note = f"{type(exc).__name__}: {exc}"[:2000]
-        if row.attempts >= self.config.inbox_max_attempts:
-            row.status = "quarantined"
-            log.error("mail %s quarantined after %d failed attempts: %s", row.message_id, row.attempts, row.note)
-            return
-        row.status = "failed"
-        row.next_attempt_at = now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (row.attempts - 1))
+    def _failed(self, row: _Claimed, exc: Exception, now: datetime) -> tuple[int, str, str, datetime | None]:
+        """The failed row's (attempts, status, note, next_attempt_at)."""
+        attempts = row.attempts + 1
+        note = f"{type(exc).__name__}: {exc}"[:2000]
+        if attempts >= self.config.inbox_max_attempts:
+            log.error("mail %s quarantined after %d failed attempts: %s", row.message_id, attempts, note)
+            return attempts, "quarantined", note, row.next_attempt_at
+        return attempts, "failed", note, now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (attempts - 1))
 
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""

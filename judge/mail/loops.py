@@ -11,6 +11,7 @@ Such mail is still stored in the inbox (status "ignored", the reason in ``note``
 from __future__ import annotations
 
 from email.utils import getaddresses, parseaddr
+from functools import lru_cache
 
 from ..config import Config
 from .reader import IncomingMail
@@ -21,8 +22,15 @@ BULK_PRECEDENCE = frozenset({"bulk", "junk", "list"})
 AUTOREPLY_HEADERS = ("X-Autoreply", "X-Autorespond")
 
 
+@lru_cache(maxsize=4096)
+def _bare(address: str) -> str:
+    """The address of ``address`` (``parseaddr``), lower case; kept, as a player's addresses
+    come back with every mail and the parser is a good part of reading one."""
+    return parseaddr(address)[1].lower()
+
+
 def _local_part(address: str) -> str:
-    return parseaddr(address)[1].lower().rpartition("@")[0]
+    return _bare(address).rpartition("@")[0]
 
 
 def _header(mail: IncomingMail, name: str) -> str:
@@ -38,7 +46,7 @@ def refusal_reason(mail: IncomingMail, envelope_sender: str, config: Config) -> 
     ``Precedence: bulk|junk|list``, vacation-responder headers, a delivery report, and
     ``X-Loop`` naming the judge (its own mail come back).
     """
-    envelope = parseaddr(envelope_sender.strip())[1].lower()
+    envelope = _bare(envelope_sender.strip())
     own = config.address.lower()
     if not envelope:
         return "empty return path (a bounce)"

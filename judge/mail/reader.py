@@ -128,8 +128,20 @@ def decoded_header(msg: Message, name: str) -> str:
     value = raw_header(msg, name)
     if value is None:
         return ""
+    name = name.lower()
+    return _kept_decoded(name, value) if len(value) <= KEPT_HEADER_CHARS else _decoded(name, value)
+
+
+@lru_cache(maxsize=4096)
+def _kept_decoded(name: str, value: str) -> str:
+    """:func:`_decoded`, kept: subjects repeat (``orders``, ``Re: ...``), and the header
+    parser costs as much as the rest of reading an order mail's headers."""
+    return _decoded(name, value)
+
+
+def _decoded(name: str, value: str) -> str:
     try:
-        text = str(email.policy.SMTPUTF8.header_factory(name.lower(), " ".join(value.split())))
+        text = str(email.policy.SMTPUTF8.header_factory(name, " ".join(value.split())))
     except (ValueError, LookupError, IndexError, TypeError, email.errors.HeaderParseError):
         text = header_text(value)
     return " ".join(text.split())

@@ -184,14 +184,20 @@ class Sender:
 
     # -- workers -------------------------------------------------------------------------------
 
-    def _work(self, transport: Transport) -> int:
+    def _work(self, transport: Transport, first: list[OutboxMessage] | None = None) -> int:
+        """Deliver claimed rows over ``transport`` until none is due: ``first`` (rows claimed
+        for it already), then a claim at a time; how many were tried."""
         handled = 0
         with self._lock:
             self._active.add(transport)
         marker: Connection | None = None
         try:
-            while not self._stopping.is_set():
-                rows = self.claim()
+            while True:
+                if self._stopping.is_set():
+                    self._release(first or [])
+                    break
+                rows = first if first is not None else self.claim()
+                first = None
                 if not rows:
                     break
                 if marker is None:
@@ -230,8 +236,14 @@ class Sender:
             return self._work(self._given)
         if self.connections == 1:
             return self._work(self._make())
+        first = self.claim()
+        if len(first) < CLAIM_BATCH:
+            # All that is due is in hand (a reply or a few, after an inbox batch): one
+            # connection delivers it; more workers would only claim nothing.
+            return self._work(self._make(), first) if first else 0
         with ThreadPoolExecutor(self.connections, thread_name_prefix="sender") as pool:
-            return sum(pool.map(self._work, [self._make() for _ in range(self.connections)]))
+            transports = [self._make() for _ in range(self.connections)]
+            return sum(pool.map(self._work, transports, [first] + [None] * (self.connections - 1)))
 
     def wake(self) -> None:
         """Tell :meth:`run` that mail was queued (call from the event loop's thread)."""

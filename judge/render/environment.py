@@ -4,6 +4,9 @@ Templates live in ``templates/<audience>/<kind>.txt.j2`` (bundled with the packa
 :mod:`judge.resources`, or in ``$JUDGE_TEMPLATES``). ``StrictUndefined`` makes a missing value an error instead of a blank;
 ``trim_blocks``/``lstrip_blocks`` let block tags sit on their own lines without leaving
 blank lines; ``keep_trailing_newline`` keeps a template's last newline.
+Each template is compiled once and kept for the life of the process (``auto_reload`` off:
+no look at the file's time on every render, several of which go into every reply); a
+changed template is read after a restart.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ def environment(folder: str | None = None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        auto_reload=False,
     )
     env.filters.update(
         label=formats.label,

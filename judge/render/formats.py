@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 
 #: Result notes jDip and the other mappers accept (mapper-compat item 5).
 ALLOWED_NOTES = ("bounce", "cut", "dislodged", "destroyed", "no convoy", "void")
@@ -21,9 +22,11 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+@lru_cache(maxsize=4096)
 def format_deadline(dt: datetime, tz: tzinfo) -> str:
     """``Mon Feb 25 2002 23:30:00 +0100``: ``dt`` shown in the game's time zone ``tz``.
-    A naive ``dt`` is taken as UTC (the store keeps UTC)."""
+    A naive ``dt`` is taken as UTC (the store keeps UTC). Kept: a game's deadline is shown
+    in the header of every reply (equal aware datetimes are the same instant, shown alike)."""
     if dt.tzinfo is None:
         from datetime import UTC
 

@@ -2,7 +2,8 @@
 
 The same ``templates/`` folder and the same strictness as the mail texts
 (:mod:`judge.render.environment`), but every value is escaped for XML/HTML, since a game
-name or a press text goes into an element or an attribute.
+name or a press text goes into an element or an attribute. Templates are compiled once, as
+there.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def markup_environment(folder: str | None = None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=True,
+        auto_reload=False,
     )
 
 

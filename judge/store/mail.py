@@ -19,8 +19,8 @@ Contract::
   is its archive copy (``archived``), which :func:`archive_for` returns. A mail the game
   took back (the results of a phase a ``ROLLBACK`` undid) keeps its rows, with
   ``withdrawn_at`` set by :func:`withdraw_mails`: the archive shows it as withdrawn.
-- ``queue_mail(...)`` adds outgoing mail to the caller's session, to be committed by the
-  caller's transaction together with the state change that caused it.
+- ``queue_mail(...)`` inserts outgoing mail in the caller's transaction, to be committed
+  together with the state change that caused it.
 - ``Attachment``: a file attached to outgoing mail (a result mail's map picture), stored once
   by its SHA-256 however many recipients' rows carry it (``OutboxMessage.files``);
   ``File`` is the value ``queue_mail`` takes. A file may be given by its ``source`` only (the
@@ -37,11 +37,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
     Column,
+    Connection,
     ForeignKey,
     Index,
     Integer,
@@ -49,6 +50,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    insert,
     select,
     text,
     update,
@@ -177,53 +179,64 @@ def _recipients(to: str | Iterable[str]) -> list[str]:
     return out
 
 
+_OUTBOX = cast(Table, OutboxMessage.__table__)
+_ATTACHMENT = cast(Table, Attachment.__table__)
+_QUEUE = insert(_OUTBOX)  # made once: every reply is queued through it
+
+
 def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: str, *,
                game: str | None = None, phase: str | None = None, kind: str = "reply",
                in_reply_to: str | None = None, archive: bool = False,
-               headers: dict[str, str] | None = None, files: Sequence[File] = ()) -> list[OutboxMessage]:
-    """Add one pending outbox row per distinct recipient to ``session`` (no commit).
+               headers: dict[str, str] | None = None, files: Sequence[File] = ()) -> int:
+    """Insert one pending outbox row per distinct recipient in ``session``'s transaction (no
+    commit); how many rows.
 
     ``in_reply_to`` (a Message-ID) becomes the In-Reply-To and References headers;
     ``headers`` are extra headers for the mail; ``archive`` makes the first row the game
     archive's copy of the mail; ``files`` are attached to every row (stored once each).
-    Recipients without an address are skipped.
+    Recipients without an address are skipped. The rows are inserted at once with plain
+    statements (no ORM object to flush: every order mail queues its reply), so they are in
+    the outbox in the order they were queued.
     """
+    recipients = _recipients(to)
+    if not recipients:
+        return 0
     extra: dict[str, Any] = dict(headers or {})
     if in_reply_to:
         extra.setdefault("In-Reply-To", in_reply_to)
         extra.setdefault("References", in_reply_to)
     domain = session.info.get("mail_domain") or "localhost"
     now = utcnow()
-    rows = [OutboxMessage(to_addr=addr, subject=subject, body=body, headers=dict(extra), game=game,
-                          phase=phase, kind=kind, created_at=now, status="pending", attempts=0,
-                          next_attempt_at=now, message_id=new_message_id(domain))
-            for addr in _recipients(to)]
-    if archive and rows:
-        rows[0].archived = True
-    if rows and files:
-        stored = [_attachment(session, f, now) for f in files]
-        waiting = not all(a.ready for a in stored)
-        for row in rows:
-            row.files = list(stored)
-            if waiting:
-                row.status = "held"
-    session.add_all(rows)
-    return rows
+    connection = session.connection()
+    stored = [_attachment(connection, f, now) for f in files]
+    status = "pending" if all(ready for _, ready in stored) else "held"
+    rows = [{"to_addr": addr, "subject": subject, "body": body, "headers": dict(extra), "game": game, "phase": phase,
+             "kind": kind, "created_at": now, "status": status, "attempts": 0, "next_attempt_at": now,
+             "message_id": new_message_id(domain), "archived": archive and n == 0}
+            for n, addr in enumerate(recipients)]
+    if not stored:
+        connection.execute(_QUEUE, rows)
+        return len(rows)
+    ids = connection.execute(_QUEUE.returning(_OUTBOX.c.id, sort_by_parameter_order=True), rows).scalars().all()
+    attachments = dict.fromkeys(aid for aid, _ in stored)
+    connection.execute(insert(outbox_file), [{"outbox_id": row_id, "attachment_id": aid}
+                                             for row_id in ids for aid in attachments])
+    return len(rows)
 
 
-def _attachment(session: Session, file: File, now: datetime) -> Attachment:
-    """The stored attachment holding ``file`` (the one already there with its content, or new)."""
+def _attachment(connection: Connection, file: File, now: datetime) -> tuple[int, bool]:
+    """(id, ready) of the stored attachment holding ``file``: the one already there with its
+    content, or a new one."""
     content = file.data if file.data or file.source is None else file.source.encode("utf-8")
     digest = hashlib.sha256(content).hexdigest()
-    for pending in session.new:
-        if isinstance(pending, Attachment) and pending.digest == digest:
-            return pending
-    found = session.scalars(select(Attachment).where(Attachment.digest == digest)).first()
-    if found is None:
-        found = Attachment(digest=digest, filename=file.filename, content_type=file.content_type, data=file.data,
-                           source=None if file.ready else file.source, ready=file.ready, created_at=now)
-        session.add(found)
-    return found
+    found = connection.execute(select(_ATTACHMENT.c.id, _ATTACHMENT.c.ready)
+                               .where(_ATTACHMENT.c.digest == digest)).first()
+    if found is not None:
+        return int(found[0]), bool(found[1])
+    made = connection.execute(insert(_ATTACHMENT).returning(_ATTACHMENT.c.id).values(
+        digest=digest, filename=file.filename, content_type=file.content_type, data=file.data,
+        source=None if file.ready else file.source, ready=file.ready, created_at=now))
+    return int(made.scalar_one()), file.ready
 
 
 def waiting_attachments(session: Session, limit: int = 20) -> list[tuple[int, str]]:

@@ -17,9 +17,9 @@ free text: the inbox uses ``sender:<address>``; the command layer may use ``game
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, cast
 
-from sqlalchemy import String, delete, select
+from sqlalchemy import Connection, String, Table, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -42,37 +42,44 @@ class RateLimit(Base):
     told: Mapped[bool] = mapped_column(default=False)
 
 
-def _insert_missing(session: Session, key: str, limit: int, now: datetime) -> None:
+_TABLE = cast(Table, RateLimit.__table__)
+#: The statements of :func:`take`, made once: plain statements on the table, no ORM object,
+#: as a bucket is taken twice for every order mail (its sender, its game).
+_READ = (select(_TABLE.c.tokens, _TABLE.c.updated_at, _TABLE.c.told)
+         .where(_TABLE.c.key == bindparam("bucket")).with_for_update())
+_WRITE = (update(_TABLE).where(_TABLE.c.key == bindparam("bucket"))
+          .values(tokens=bindparam("left"), updated_at=bindparam("now"), told=bindparam("was_told")))
+
+
+def _insert_missing(connection: Connection, key: str, limit: int, now: datetime) -> None:
     values = {"key": key, "tokens": float(limit), "updated_at": now, "told": False}
-    dialect = session.get_bind().dialect.name
+    dialect = connection.dialect.name
     if dialect == "postgresql":
-        session.execute(postgresql.insert(RateLimit).values(values).on_conflict_do_nothing())
+        connection.execute(postgresql.insert(_TABLE).values(values).on_conflict_do_nothing())
     elif dialect == "sqlite":
-        session.execute(sqlite.insert(RateLimit).values(values).on_conflict_do_nothing())
-    elif session.get(RateLimit, key) is None:
-        session.add(RateLimit(**values))
-        session.flush()
+        connection.execute(sqlite.insert(_TABLE).values(values).on_conflict_do_nothing())
+    elif connection.execute(_READ, {"bucket": key}).first() is None:
+        connection.execute(insert(_TABLE).values(values))
 
 
 def take(session: Session, key: str, limit: int, per_seconds: float, now: datetime) -> Verdict:
     """Count one mail for ``key``: ALLOW it, TELL (the first over the limit) or QUIET."""
     key = key[:400]
-    query = select(RateLimit).where(RateLimit.key == key).with_for_update()
-    bucket = session.scalars(query).first()
+    connection = session.connection()
+    bucket = connection.execute(_READ, {"bucket": key}).first()
     if bucket is None:
-        _insert_missing(session, key, limit, now)
-        bucket = session.scalars(query).one()
-    elapsed = max(0.0, (now - bucket.updated_at).total_seconds())
-    tokens = min(float(limit), bucket.tokens + elapsed * limit / per_seconds)
-    bucket.updated_at = now
-    if tokens >= 1:
-        bucket.tokens, bucket.told = tokens - 1, False
-        return ALLOW
-    bucket.tokens = tokens
-    if bucket.told:
-        return QUIET
-    bucket.told = True
-    return TELL
+        _insert_missing(connection, key, limit, now)
+        bucket = connection.execute(_READ, {"bucket": key}).one()
+    left, updated_at, told = bucket
+    elapsed = max(0.0, (now - updated_at).total_seconds())
+    tokens = min(float(limit), left + elapsed * limit / per_seconds)
+    verdict = ALLOW if tokens >= 1 else QUIET if told else TELL
+    if verdict == ALLOW:
+        tokens, told = tokens - 1, False
+    else:
+        told = True
+    connection.execute(_WRITE, {"bucket": key, "left": tokens, "now": now, "was_told": told})
+    return verdict
 
 
 def prune(session: Session, now: datetime, idle_seconds: float) -> int:
