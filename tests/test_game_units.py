@@ -114,3 +114,10 @@ def test_adjustments_keep_the_latest_and_say_what_was_dropped() -> None:
     assert orders.is_complete(b, pos, "France", result.entries)
     more = orders.merge(b, pos, "France", result.entries, ["waive"])
     assert _lines(more.entries) == ["build f mar", "waive"] and _lines(more.dropped) == ["build a par"]
+
+
+def test_a_day_no_month_has_is_said_once() -> None:
+    """Day 32 of no month is refused in those words, not wrapped as an invalid date."""
+    with pytest.raises(DeadlineError) as refused:
+        parse_deadline("32", NOW)
+    assert str(refused.value) == "No month has a day 32."

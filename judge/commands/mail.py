@@ -160,7 +160,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if view is not None:
         _after(config, view, identity, reply, now)
     if not commands:
-        reply.add(Outcome(reply=(render.error_text("Your mail holds no commands. Send HELP for the commands."),),
+        reply.add(Outcome(reply=(render.error_text(render.refusal("no_commands")),),
                           errors=1))
     sections = list(reply.sections)
     if unread is not None:

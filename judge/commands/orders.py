@@ -54,14 +54,14 @@ def _target(call: Call) -> Phase | Outcome:
     try:
         return future.target(call.view, call.cmd.phase)
     except FutureError as exc:
-        return call.error(f"Not kept: the PHASE line before this cannot be used ({exc})")
+        return call.error(render.refusal("phase_line_unusable", why=str(exc)))
 
 
 def _later(call: Call, lines: list[str]) -> Outcome:
     """Orders after a PHASE line."""
     view, me = call.view, call.me
     if me.role == MASTER:
-        return call.error("The master's orders are for the current phase: PHASE is for a player's own orders.")
+        return call.error(render.refusal("master_phase_line"))
     target = _target(call)
     if isinstance(target, Outcome):
         return target
@@ -151,7 +151,7 @@ def _for_any_power(call: Call, lines: list[str]) -> Outcome:
     shown: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     for line, owner in zip(lines, owners, strict=True):
         if owner is None:
-            shown.append((line, (NO_OWNER,), ()))
+            shown.append((line, (render.refusal("order_without_owner"),), ()))
         else:
             result = next(checked[owner])
             shown.append((line, result.errors, result.warnings))
@@ -160,6 +160,3 @@ def _for_any_power(call: Call, lines: list[str]) -> Outcome:
         sections.extend(_after(call, power, merges[power]))
     errors = sum(1 for _, errs, _ in shown if errs)
     return Outcome(reply=tuple(sections), errors=errors, changed=bool(merges))
-
-
-NO_OWNER = "No power's units fit this order; name the power, like 'France: A par - bur'."

@@ -26,7 +26,7 @@ from .outcome import Call, Identity, Outcome, said, signon_failed
 def create(call: Call) -> Outcome:
     args = call.cmd.args
     if len(args) < 2 or not args[0].startswith("?"):
-        return call.error("Write CREATE ?name password [variant] [option=value ...].")
+        return call.error(render.refusal("create_syntax"))
     try:
         view = joining.create(call.session, call.config, args[0][1:], args[1], list(args[2:]), call.sender)
     except JoinError as exc:
@@ -41,14 +41,14 @@ def create(call: Call) -> Outcome:
 def signon(call: Call) -> Outcome:
     args = call.cmd.args
     if len(args) < 2 or len(args[0]) < 2:
-        return call.error("Write SIGNON ?name password, or SIGNON <power letter><name> password.")
+        return call.error(render.refusal("signon_syntax"))
     who, password = args[0], args[1]
     if who.startswith("?"):
         return _join(call, who[1:].lower(), password)
     letter, name = who[0].upper(), who[1:].lower()
     view = call.game_named(name, lock=True)
     if view is None:
-        return signon_failed(f"There is no game called '{name}'.")
+        return signon_failed(render.refusal("game_unknown", game=name))
     if letter == "O":
         return _observe(call, view, password)
     me = status.master_with(view, password) if letter == "M" else joining.member_for(view, letter)
@@ -74,7 +74,7 @@ def signon(call: Call) -> Outcome:
 def _join(call: Call, name: str, password: str) -> Outcome:
     view = call.game_named(name, lock=True)
     if view is None:
-        return signon_failed(f"There is no game called '{name}'.")
+        return signon_failed(render.refusal("game_unknown", game=name))
     try:
         joined = joining.join(view, call.sender, password)
     except JoinError as exc:
@@ -87,10 +87,10 @@ def _join(call: Call, name: str, password: str) -> Outcome:
 def observe(call: Call) -> Outcome:
     args = call.cmd.args
     if len(args) < 2:
-        return call.error("Write OBSERVE name password.")
+        return call.error(render.refusal("observe_syntax"))
     view = call.game_named(args[0].lstrip("?"), lock=True)
     if view is None:
-        return signon_failed(f"There is no game called '{args[0].lstrip('?').lower()}'.")
+        return signon_failed(render.refusal("game_unknown", game=args[0].lstrip("?").lower()))
     return _observe(call, view, args[1])
 
 

@@ -163,7 +163,9 @@ def _date(today: date, year: int | None, month: int | None, day: int | None) -> 
         if year is None and found < today:
             found = date(y + 1, month, day or calendar.monthrange(y + 1, month)[1])
         return found
-    except ValueError as exc:
+    except DeadlineError:
+        raise
+    except ValueError as exc:  # date() refusing a day the month does not have
         raise DeadlineError(render.refusal("date_impossible", why=str(exc))) from None
 
 

@@ -92,16 +92,15 @@ def target(view: GameView, text: str) -> Phase:
     try:
         phase = Phase.parse(text)
     except PhaseError:
-        raise FutureError(f"Cannot read the phase {text.strip()!r}: write PHASE Fall 1905 Movement "
-                          "(or PHASE F1905M).") from None
+        raise FutureError(render.refusal("phase_unreadable", text=text.strip())) from None
     now = view.phase
     calendar = view.board.rules.calendar
     if phase.key < now.key:
-        raise FutureError(f"{calendar.long_name(phase)} is past: the game is in {now.code}.")
+        raise FutureError(render.refusal("phase_past", phase=calendar.long_name(phase), now=now.code))
     if phase.year > now.year + MAX_YEARS:
-        raise FutureError(f"Orders can be entered at most {MAX_YEARS} years ahead (to {now.year + MAX_YEARS}).")
+        raise FutureError(render.refusal("phase_too_far", years=MAX_YEARS, last=now.year + MAX_YEARS))
     if phase not in _phases(calendar, now, MAX_YEARS):
-        raise FutureError(f"{phase.code} is no phase of this game's calendar.")
+        raise FutureError(render.refusal("phase_not_in_calendar", phase=phase.code))
     return phase
 
 
@@ -284,9 +283,6 @@ def release(view: GameView, config: Config, now: datetime) -> list[Mail]:
     return mails
 
 
-NOT_CHOSEN = "Not used: the conditions above it do not hold now."
-
-
 def read_now(view: GameView, power: str, lines: Sequence[str]) -> tuple[orders.Merge, list[LineResult], int]:
     """``lines`` (conditions included) as the current position reads them: the chosen order
     lines added to the power's orders (:func:`judge.game.orders.merge`, not stored), every
@@ -302,7 +298,7 @@ def read_now(view: GameView, power: str, lines: Sequence[str]) -> tuple[orders.M
         elif conditions.keyword(line) is not None:
             shown.append(LineResult(line, tuple(reading.errors.get(index, ()))))
         else:
-            shown.append(LineResult(line, (), (NOT_CHOSEN,)))
+            shown.append(LineResult(line, (), (render.refusal("condition_not_chosen"),)))
     return merge, shown, merge.errors + len(reading.errors)
 
 

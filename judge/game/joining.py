@@ -21,6 +21,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from .. import render
 from ..config import Config
 from ..engine import OptionError, Options
 from ..maps import load_map
@@ -47,9 +48,9 @@ def create(session: Session, config: Config, name: str, password: str, words: li
     ``words`` are the variant and ``option=value`` settings. Raises :class:`JoinError`."""
     name = name.lower()
     if not _NAME.match(name):
-        raise JoinError("A game name is 1 to 8 letters or digits.")
+        raise JoinError(render.refusal("game_name_invalid"))
     if find_game(session, name) is not None:
-        raise JoinError(f"A game called '{name}' already exists.")
+        raise JoinError(render.refusal("game_exists", game=name))
     variant, options = "standard", {}
     for word in words:
         if "=" in word:
@@ -91,7 +92,7 @@ def join(view: GameView, address: str, password: str) -> Joined:
     """Give ``address`` a place in the forming game (or update the place it has)."""
     game = view.game
     if game.status != FORMING:
-        raise JoinError(f"Game '{game.name}' is not forming; it has all its players.")
+        raise JoinError(render.refusal("game_not_forming", game=game.name))
     mine = next((p for p in view.members(PLAYER) if p.email == address and p.active), None)
     again = mine is not None
     if mine is None and (why := records.may_join(view, address)) is not None:

@@ -34,10 +34,6 @@ from . import conditions
 from .mails import context
 from .view import Entry, GameView
 
-#: The answer to IF, ELSE or ENDIF among the orders of the current phase.
-CONDITIONS_NEED_PHASE = ("Conditions (IF ... ELSE ... ENDIF) can only follow a PHASE line, in orders for a "
-                         "later phase; see 'GET syntax'.")
-
 
 @dataclass(frozen=True, slots=True)
 class LineResult:
@@ -107,7 +103,7 @@ def merge(board: Board, position: Position, power: str, old: Sequence[Entry], ne
     fresh: list[tuple[int, Order]] = []
     for number, line in enumerate(new):
         if conditions.keyword(line) is not None:
-            result.lines.append(LineResult(line, (CONDITIONS_NEED_PHASE,)))
+            result.lines.append(LineResult(line, (render.refusal("conditions_need_phase"),)))
             continue
         orders, errors = check_line(board, position, power, line)
         result.lines.append(LineResult(line, tuple(dict.fromkeys(errors))))
