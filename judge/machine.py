@@ -7,9 +7,11 @@ is refused is reported in ``errors`` and its unit gets the civil-disorder defaul
 
 Tools send phases by the million, so the path is kept short: a map and an option set are
 made into a board once per process (boards are shared by value, see ``judge.maps``); a line
-is read straight into the engine's values (``Position.from_json``); the legality of all its
-orders is checked against one :class:`~judge.engine.validation.Legality` (the position's
-convoy chains searched once per army); the response is written as JSON text from pieces
+is read straight into the engine's values (``Position.from_json``); an order line in the plain
+form tools write is read by the shorthand reader without the grammar's list (as
+``parse_orders`` would read it); the legality of all its orders is checked against one
+:class:`~judge.engine.validation.Legality` (the position's convoy chains searched once per
+army); the response is written as JSON text from pieces
 (each result from its power's start, its order's text and its notes, kept where they
 repeat), not built as objects and encoded, and the next position is encoded in one call;
 each response is written as soon as the input read so far is answered (:func:`stream`).
