@@ -7,9 +7,11 @@ is refused is reported in ``errors`` and its unit gets the civil-disorder defaul
 
 Tools send phases by the million, so the path is kept short: a map and an option set are
 made into a board once per process (boards are shared by value, see ``judge.maps``); a line
-is read straight into the engine's values (``Position.from_json``); the legality of all its
-orders is checked against one :class:`~judge.engine.validation.Legality` (the position's
-convoy chains searched once per army); the response is written as JSON text from pieces
+is read straight into the engine's values (``Position.from_json``); an order line in the plain
+form tools write is read by the shorthand reader without the grammar's list (as
+``parse_orders`` would read it); the legality of all its orders is checked against one
+:class:`~judge.engine.validation.Legality` (the position's convoy chains searched once per
+army); the response is written as JSON text from pieces
 (each result from its power's start, its order's text and its notes, kept where they
 repeat), not built as objects and encoded, and the next position is encoded in one call;
 each response is written as soon as the input read so far is answered (:func:`stream`).
@@ -29,7 +31,8 @@ from .engine import Board, Options, Order, OrderError, Position, PositionError, 
 from .engine.notation import describe
 from .engine.options import OptionError
 from .engine.parser import parse_orders
-from .engine.phase import PhaseError
+from .engine.phase import MOVEMENT, PhaseError
+from .engine.shorthand import read_movement, read_retreat_or_adjustment
 from .engine.validation import Legality
 from .maps import load_board
 
@@ -64,7 +67,8 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
     if not isinstance(given, dict):
         raise RequestError("orders must be an object keyed by power")
     m = board.map
-    legality = Legality(board, position)
+    check = Legality(board, position).check
+    plain = read_movement if position.phase.kind == MOVEMENT else read_retreat_or_adjustment
     orders: list[Order] = []
     errors: list[str] = []
     for power_text, lines in given.items():
@@ -72,15 +76,20 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
         if power is None:
             errors.append(f"{power_text}: no such power on the {m.title} map")
             continue
+        name = power.name
         for line in [lines] if isinstance(lines, str) else lines:
-            for item in parse_orders(board, position, power.name, str(line)):
+            text = str(line)
+            # one order in the plain form tools write: read as parse_orders would, without its list
+            read = plain(m, position, name, text) if "\n" not in text and ";" not in text and "," not in text \
+                else None
+            for item in parse_orders(board, position, name, text) if read is None else (read,):
                 if isinstance(item, OrderError):
-                    errors.append(f"{power.name}: {item.text or line}: {item.message}")
+                    errors.append(f"{name}: {item.text or line}: {item.message}")
                     continue
                 try:
-                    legality.check(item)
+                    check(item)
                 except OrderError as exc:
-                    errors.append(f"{power.name}: {line}: {exc.message}")
+                    errors.append(f"{name}: {line}: {exc.message}")
                     continue
                 orders.append(item)
     return orders, errors
@@ -98,8 +107,8 @@ def answer(request: Any) -> str:
         raise RequestError(str(exc)) from None
     orders, errors = read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
-    results = ", ".join(f'{_result_start(r.power)}{_string(describe(m, r.order))}, "outcome": {_outcome(r.notes)}'
-                        for r in result.results)
+    results = ", ".join([f'{_result_start(r.power)}{_string(describe(m, r.order))}, "outcome": {_outcome(r.notes)}'
+                         for r in result.results])
     winners = f', "winners": {_encode(list(result.winners))}' if result.winners else ""
     return (f'{{"results": [{results}], "next": {_encode(result.next.to_json(m))}, '
             f'"errors": [{", ".join(map(_string, errors))}]{winners}}}')

@@ -58,18 +58,20 @@ def route_fleets(m: Map, units: Mapping[str, Unit], src: str, dest: str, fleets:
 def _route_fleets(near: Mapping[str, frozenset[str]], src: str, dest: str, fleets: Collection[str]) -> set[str]:
     """:func:`route_fleets` given what each fleet borders (``near``)."""
     on_route: set[str] = set()
-    paths = [[first] for first in fleets if src in near[first]]
+    # each chain with the fleets that may not lengthen it: its own, and those bordering any of
+    # its fleets but the last (a shortcut)
+    paths: list[tuple[tuple[str, ...], frozenset[str]]] = [
+        ((first,), frozenset((first,))) for first in fleets if src in near[first]
+    ]
     while paths:  # every chain with no shortcut, one fleet longer at a time
-        path = paths.pop()
-        last = path[-1]
-        if dest in near[last]:
+        path, barred = paths.pop()
+        here = near[path[-1]]
+        if dest in here:
             on_route.update(path)
             continue
-        for g in fleets:
-            if g in near[last] and g not in path and src not in near[g] and not any(
-                g in near[earlier] for earlier in path[:-1]
-            ):
-                paths.append([*path, g])
+        for g in here.intersection(fleets) - barred:
+            if src not in near[g]:
+                paths.append(((*path, g), barred | here))
     return on_route
 
 

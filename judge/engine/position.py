@@ -79,6 +79,13 @@ class Position:
         owners: Mapping[str, str] | None = None,
     ) -> Position:
         """Make a position from lists, refusing two units in one province."""
+        return cls._of(phase, units, dislodged, dict(owners or {}))
+
+    @classmethod
+    def _of(
+        cls, phase: Phase, units: Iterable[Unit], dislodged: Iterable[Dislodged], owners: dict[str, str]
+    ) -> Position:
+        """:meth:`build` given an owners dictionary of the caller's own (frozen as it is)."""
         by_prov: dict[str, Unit] = {}
         for u in units:
             if u.province in by_prov:
@@ -86,7 +93,7 @@ class Position:
             by_prov[u.province] = u
         dis = {d.unit.province: d for d in dislodged}
         # the dictionaries are this call's own: frozen as they are, not copied again
-        return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(dict(owners or {})))
+        return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(owners))
 
     # -- questions ------------------------------------------------------------------
     def units_of(self, power: str) -> list[Unit]:
@@ -156,7 +163,7 @@ class Position:
                     if c not in supply:
                         raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
                 owners[c] = power
-        return cls.build(phase, units, dislodged, owners)
+        return cls._of(phase, units, dislodged, owners)
 
 
 def _neighbours(m: Map, unit: Unit) -> frozenset[str]:
@@ -166,7 +173,7 @@ def _neighbours(m: Map, unit: Unit) -> frozenset[str]:
 
 
 def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[Any]]]:
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise PositionError("units, dislodged and centres must be objects keyed by power")
     for key, value in data.items():
         pw = m.find_power(str(key))
