@@ -214,6 +214,53 @@ def test_many_deadlines_at_once(migrated_url: str, tmp_path: Path, capture_smtp:
     assert len(capture_smtp.messages) == 40
 
 
+def test_syncs_asked_for_by_a_stream_of_mail_are_taken_together(sqlite_db: str, tmp_path: Path) -> None:
+    """Every inbox batch asks for a sync, and each sync reads every game's deadline: while mail
+    keeps coming they are read together a few times a second, not back to back, and a
+    deadline set by the last mail is still scheduled soon after it."""
+    from judge.scheduler import DeadlineScheduler
+    from judge.store.migrate import upgrade
+
+    upgrade(sqlite_db)
+    engine = make_engine(sqlite_db)
+    factory = make_sessionmaker(engine, mail_domain="example.org")
+    due: dict[str, datetime] = {}
+    reads: list[float] = []
+
+    def pending(session: Session) -> list[tuple[str, datetime]]:
+        reads.append(time.monotonic())
+        time.sleep(0.01)  # a read of every game's deadline takes a while
+        return list(due.items())
+
+    async def main() -> tuple[int, float]:
+        config = Config(code="TEST", address="judge@example.org", data_dir=tmp_path, scheduler_sync_seconds=600)
+        scheduler = DeadlineScheduler(factory, config, pending, lambda *_: False)
+        await scheduler.start()
+        try:
+            started = len(reads)
+            end = time.monotonic() + 1
+            while time.monotonic() < end:  # an inbox batch every 5 ms for a second
+                scheduler.request_sync()
+                await asyncio.sleep(0.005)
+            during = len(reads) - started
+            due["last"] = utcnow() + timedelta(hours=1)
+            asked = time.monotonic()
+            scheduler.request_sync()
+            while "last" not in scheduler.scheduled:
+                assert time.monotonic() - asked < 5, "the last mail's deadline was never scheduled"
+                await asyncio.sleep(0.005)
+            return during, time.monotonic() - asked
+        finally:
+            await scheduler.stop(2)
+
+    try:
+        during, latency = asyncio.run(main())
+    finally:
+        engine.dispose()
+    assert during <= 8, f"{during} reads of every deadline in one second of mail"
+    assert latency < 1.0
+
+
 def _wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 15) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
