@@ -46,3 +46,15 @@ def test_ordinary_mail_is_answered() -> None:
 def test_refused(raw: bytes, envelope: str, words: str) -> None:
     why = reason(raw, envelope)
     assert why is not None and words.lower() in why.lower()
+
+
+def test_long_made_up_addresses_are_not_kept() -> None:
+    """The loop checks keep the parses of short addresses (a player's come back with every
+    mail), not of long ones a stream of hostile mail could fill memory with."""
+    from judge.mail import loops
+
+    loops._kept_bare.cache_clear()
+    loops._bare("Ann <ann@example.org>")
+    long = "x" * 10_000 + "@example.org"
+    assert loops._bare(long) == long
+    assert loops._kept_bare.cache_info().currsize == 1

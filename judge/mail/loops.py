@@ -14,7 +14,7 @@ from email.utils import getaddresses, parseaddr
 from functools import lru_cache
 
 from ..config import Config
-from .reader import IncomingMail
+from .reader import KEPT_HEADER_CHARS, IncomingMail
 
 DAEMONS = frozenset({"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon", "noreply",
                      "no-reply", "do-not-reply", "donotreply"})
@@ -22,10 +22,15 @@ BULK_PRECEDENCE = frozenset({"bulk", "junk", "list"})
 AUTOREPLY_HEADERS = ("X-Autoreply", "X-Autorespond")
 
 
-@lru_cache(maxsize=4096)
 def _bare(address: str) -> str:
-    """The address of ``address`` (``parseaddr``), lower case; kept, as a player's addresses
-    come back with every mail and the parser is a good part of reading one."""
+    """The address of ``address`` (``parseaddr``), lower case; kept when short (as the
+    reader keeps address headers), as a player's addresses come back with every mail and
+    the parser is a good part of reading one: a stream of long made-up ones is not kept."""
+    return _kept_bare(address) if len(address) <= KEPT_HEADER_CHARS else parseaddr(address)[1].lower()
+
+
+@lru_cache(maxsize=4096)
+def _kept_bare(address: str) -> str:
     return parseaddr(address)[1].lower()
 
 
