@@ -44,10 +44,11 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     buffer = sys.stdin.buffer  # typed BinaryIO; a BufferedReader, which has read1, at run time
     if not isinstance(buffer, io.BufferedReader):
         raise SystemExit("judge adjudicate: standard input is not a byte stream")
-    stream(buffer, sys.stdout)
+    sys.stdout.flush()
+    stream(buffer, sys.stdout.buffer)
     # The reader sees the end of the answers now, not after the interpreter's shutdown (a
     # tenth of a second of freeing modules and caches, which a tool would wait for).
-    sys.stdout.flush()
+    sys.stdout.buffer.flush()
     os.close(sys.stdout.fileno())
     return 0
 

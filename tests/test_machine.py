@@ -118,3 +118,30 @@ def test_a_line_that_is_not_utf8_gets_an_error_and_the_next_is_answered() -> Non
     bad, answer = (json.loads(x) for x in proc.stdout.splitlines())
     assert "no map called" in bad["error"]
     assert answer["next"]["units"] == {"France": ["A bur"]}
+
+
+def test_a_line_sent_again_is_read_again_where_the_units_it_rests_on_differ() -> None:
+    """``judge adjudicate`` keeps the orders of plain lines it has read; a line that comes
+    again must give what a first reading gives in the new position: a convoyed move is
+    checked again (its fleets may be gone), a support is read again when the unit it names
+    is another one, and a line kept as legal is still answered with its own order text."""
+    convoyed = {"phase": "S1901M", "units": {"England": ["A lon", "F nth"]},
+                "orders": {"England": ["A lon - nwy", "F nth C A lon - nwy"]}}
+    no_fleet = {"phase": "S1901M", "units": {"England": ["A lon", "F iri"]},
+                "orders": {"England": ["A lon - nwy", "F nth C A lon - nwy"]}}
+    support = {"phase": "S1901M", "units": {"Germany": ["A mun", "A ber"]},
+               "orders": {"Germany": ["A mun S A ber - sil", "A ber - sil"]}}
+    fleet_named = {"phase": "S1901M", "units": {"Germany": ["A mun", "F ber"]},
+                   "orders": {"Germany": ["A mun S A ber - sil", "F ber - sil"]}}
+    first, second, third, fourth, again = _run([json.dumps(x) for x in (convoyed, no_fleet, support, fleet_named,
+                                                                        convoyed)])
+    assert first["errors"] == [] and first["next"]["units"] == {"England": ["A nwy", "F nth"]}
+    assert any("cannot move to Norway" in e for e in second["errors"]), second["errors"]
+    assert second["next"]["units"] == {"England": ["A lon", "F iri"]}
+    assert third["errors"] == [] and third["next"]["units"] == {"Germany": ["A mun", "A sil"]}
+    assert fourth["errors"] == ["Germany: A mun S A ber - sil: Army Munich cannot support Fleet Berlin to Silesia: "
+                                "it cannot get there.", "Germany: F ber - sil: Fleet Berlin cannot move to Silesia."]
+    assert fourth["next"]["units"] == {"Germany": ["A mun", "F ber"]}
+    assert again == first
+    assert [r["order"] for r in again["results"]] == ["Army London -> Norway.",
+                                                      "Fleet North Sea CONVOY Army London -> Norway."]

@@ -141,6 +141,34 @@ class Legality:
             if self._balance(order.power) >= 0:
                 raise OrderError(f"{order.power} has no units to remove.")
 
+    def settled(self, order: Order) -> bool:
+        """True if ``order``, found legal by :meth:`check`, is legal in every position of
+        this board and phase kind in which the units it names stand as they stand now: its
+        legality rests on the map and those units alone (a hold, a move or a support across
+        a border), not on fleets elsewhere (a convoy, a convoyed move) or on a variant's
+        reading of the position. ``judge adjudicate`` keeps such verdicts for the order
+        lines a tool sends phase after phase."""
+        if self.kind != MOVEMENT:
+            return False
+        m, t = self.map, type(order)
+        if t is Hold:
+            return True
+        if t is Move:
+            assert isinstance(order, Move)
+            unit = order.unit
+            return order.via is None and not order.route and (
+                m.adjacent(ARMY, unit.location, order.dest) if unit.type == ARMY
+                else not order.via_convoy and m.adjacent(FLEET, unit.location, order.dest))
+        if t is Support and not self.board.rules.support_checks:
+            assert isinstance(order, Support)
+            if order.dest is None:
+                return True
+            other = self.position.units.get(order.target)
+            return other is not None and (
+                m.reaches(FLEET, other.location, order.dest) if other.type == FLEET
+                else m.adjacent(ARMY, other.location, order.dest))
+        return False
+
     # -- movement -----------------------------------------------------------------------
     def _army_can_reach(self, src: str, dest: str, without: str | None = None) -> bool:
         if self.map.adjacent(ARMY, src, dest):  # a drawn border, or a variant's hop (Oceania)
