@@ -71,15 +71,15 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
     return orders, errors
 
 
-#: A movement order line read before, by board: ``(power, text)`` -> the province of the
-#: ordered unit, that unit, the province of the unit it supports or convoys ("" if none) and
-#: that unit, the order, whether its legality is settled (``Legality.settled``), and its
-#: results text. The entry holds wherever those same unit values stand again (units
-#: are shared values, ``position.unit_of``): the order is the same value, and a settled one
-#: is legal without checking it again.
-_Known = tuple[str, Unit, str, Unit | None, Order, bool, str]
-_KNOWN: dict[Board, dict[tuple[str, str], _Known]] = {}
-_KNOWN_LIMIT = 1 << 16  # lines kept per board before the table starts again
+#: The movement order lines read before, by board and power: the line's text -> the province
+#: of the ordered unit, that unit, the province of the unit it supports or convoys ("" if
+#: none) and that unit, the order, whether its legality is settled (``Legality.settled``;
+#: None until the line comes again), and its results text. The entry holds wherever those
+#: same unit values stand again (units are shared values, ``position.unit_of``): the order is
+#: the same value, and a settled one is legal without checking it again.
+_Known = tuple[str, Unit, str, Unit | None, Order, bool | None, str]
+_KNOWN: dict[Board, dict[str, dict[str, _Known]]] = {}
+_KNOWN_LIMIT = 1 << 16  # lines kept per board and power before the table starts again
 
 
 def _read_orders(board: Board, position: Position, given: object) -> tuple[list[Order], list[str], dict[int, str]]:
@@ -92,9 +92,9 @@ def _read_orders(board: Board, position: Position, given: object) -> tuple[list[
     check = legality.check
     movement = position.phase.kind == MOVEMENT
     plain = read_movement if movement else read_retreat_or_adjustment
-    known = _KNOWN.get(board)
-    if known is None or len(known) > _KNOWN_LIMIT:
-        known = _KNOWN[board] = {}
+    by_power = _KNOWN.get(board)
+    if by_power is None:
+        by_power = _KNOWN[board] = {}
     units = position.units
     orders: list[Order] = []
     errors: list[str] = []
@@ -105,10 +105,13 @@ def _read_orders(board: Board, position: Position, given: object) -> tuple[list[
             errors.append(f"{power_text}: no such power on the {m.title} map")
             continue
         name = power.name
+        known = by_power.get(name)
+        if known is None or len(known) > _KNOWN_LIMIT:
+            known = by_power[name] = {}
         for line in [lines] if isinstance(lines, str) else lines:
             text = line if type(line) is str else str(line)
             if movement:
-                entry = known.get((name, text))
+                entry = known.get(text)
                 if entry is not None:
                     prov, unit, where, other, order, settled, described = entry
                     if units.get(prov) is unit and (not where or units.get(where) is other):
@@ -118,6 +121,8 @@ def _read_orders(board: Board, position: Position, given: object) -> tuple[list[
                             except OrderError as exc:
                                 errors.append(f"{name}: {line}: {exc.message}")
                                 continue
+                            if settled is None:
+                                known[text] = (prov, unit, where, other, order, legality.settled(order), described)
                         orders.append(order)
                         texts[id(order)] = described
                         continue
@@ -135,18 +140,17 @@ def _read_orders(board: Board, position: Position, given: object) -> tuple[list[
                     continue
                 orders.append(item)
                 if read is not None and movement:
-                    texts[id(item)] = _remember(known, m, units, name, text, item, legality.settled(item))
+                    texts[id(item)] = _remember(known, m, units, text, item)
     return orders, errors, texts
 
 
-def _remember(known: dict[tuple[str, str], _Known], m: Map, units: Mapping[str, Unit], power: str, text: str,
-              order: Order, settled: bool) -> str:
+def _remember(known: dict[str, _Known], m: Map, units: Mapping[str, Unit], text: str, order: Order) -> str:
     """Keep a plain movement line's order (see ``_KNOWN``); its results text."""
     assert isinstance(order, (Hold, Move, Support, Convoy))
     where = order.target if isinstance(order, (Support, Convoy)) else ""
     described = describe(m, order)
-    known[(power, text)] = (order.unit.province, order.unit, where, units.get(where) if where else None, order,
-                            settled, described)
+    known[text] = (order.unit.province, order.unit, where, units.get(where) if where else None, order, None,
+                   described)
     return described
 
 
