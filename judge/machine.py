@@ -32,7 +32,7 @@ import orjson
 from .engine import Board, Map, Options, Order, OrderError, Position, PositionError, Unit, adjudicate
 from .engine.notation import describe
 from .engine.options import OptionError
-from .engine.orders import Convoy, Hold, Move, Support
+from .engine.orders import Convoy, Hold, Move, Support, Waive
 from .engine.parser import parse_orders
 from .engine.phase import MOVEMENT, PhaseError
 from .engine.shorthand import read_movement, read_retreat_or_adjustment
@@ -168,8 +168,8 @@ def answer(request: Any) -> bytes:
     result = adjudicate(board, position, orders)
     known = texts.get
     response: dict[str, Any] = {
-        "results": [{"power": r.power, "order": known(id(r.order)) or describe(m, r.order),
-                     "outcome": _outcome(r.notes)} for r in result.results],
+        "results": [{"power": o.power if isinstance(o, Waive) else o.unit.power, "order": known(id(o)) or describe(m, o),
+                     "outcome": _outcome(notes) if notes else ""} for o, notes, _, _ in result.results],
         "next": result.next.to_json(m),
         "errors": errors,
     }
