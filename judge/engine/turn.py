@@ -59,10 +59,11 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     for o in orders:
         if not isinstance(o, _MOVEMENT_ORDERS):
             continue
-        there = on_board.get(o.unit.province)
-        if there is not o.unit and there != o.unit:
+        unit = o.unit
+        prov = unit.province
+        there = on_board.get(prov)
+        if there is not unit and there != unit:
             continue
-        prov = o.unit.province
         if prov in doubled:
             doubled[prov].append(o)
             continue
@@ -86,12 +87,12 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
 
     results = _results(position, chosen, doubled, paradox, mv, out)
     units: dict[str, Unit] = {}
-    succeeded, dislodged_at, stopped = out.succeeded, out.dislodged, out.stopped
+    succeeded, dislodged_at, stopped, dest = out.succeeded, out.dislodged, out.stopped, mv.dest
     for prov, unit in on_board.items():
         if prov in succeeded:
             o = chosen[prov]
             assert isinstance(o, Move)
-            units[out_dest(o)] = unit_of(unit.power, unit.type, o.dest)
+            units[dest[prov]] = unit_of(unit.power, unit.type, o.dest)  # (dest: the province moved into)
         elif prov in dislodged_at:
             continue
         elif prov in stopped:  # a variant move that stopped short of its destination
@@ -159,11 +160,6 @@ def _results(
 
 
 _tuple_new = tuple.__new__
-
-
-def out_dest(o: Move) -> str:
-    """The province a move ends in."""
-    return o.dest.partition("/")[0]
 
 
 def _retreats(board: Board, position: Position, orders: list[Order]) -> Adjudication:
