@@ -139,8 +139,18 @@ class Position:
     def from_json(cls, m: Map, data: Mapping[str, Any]) -> Position:
         """Read the ``judge adjudicate`` form, checking it against the map."""
         phase = _phase(str(data.get("phase") or m.start))
-        units = [parse_unit(m, power, text) for power, texts in _power_lists(m, data.get("units") or {})
-                 for text in texts]
+        by_prov: dict[str, Unit] = {}
+        for power, texts in _power_lists(m, data.get("units") or {}):
+            read = _units_read(m, power)
+            for text in texts:
+                unit = read.get(text) if type(text) is str else None
+                if unit is None:
+                    unit = parse_unit(m, power, text)
+                    if len(read) < _UNITS_READ_LIMIT:
+                        read[text] = unit
+                if unit.province in by_prov:
+                    raise PositionError(f"two units in {unit.province}: {by_prov[unit.province]} and {unit}")
+                by_prov[unit.province] = unit
         dislodged = []
         for power, entries in _power_lists(m, data.get("dislodged") or {}):
             for entry in entries:
@@ -163,7 +173,9 @@ class Position:
                     if c not in supply:
                         raise PositionError(f"{c!r} is not a supply centre on the {m.title} map")
                 owners[c] = power
-        return cls._of(phase, units, dislodged, owners)
+        dis = {d.unit.province: d for d in dislodged}
+        # the dictionaries are this call's own: frozen as they are, not copied again
+        return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(owners))
 
 
 def _neighbours(m: Map, unit: Unit) -> frozenset[str]:
@@ -182,6 +194,17 @@ def _power_lists(m: Map, data: Mapping[str, Any]) -> Iterable[tuple[str, list[An
         if not isinstance(value, list):
             raise PositionError(f"{key}: expected a list")
         yield pw.name, value
+
+
+@cache
+def _units_read(m: Map, power: str) -> dict[str, Unit]:
+    """The unit texts of ``power`` read on ``m`` so far (``"F stp/sc"`` -> the unit): the same
+    few hundred come in every line a tool sends, and a look-up here is a third of a call
+    to :func:`parse_unit`'s cache."""
+    return {}
+
+
+_UNITS_READ_LIMIT = 4096  # texts kept per map and power (any case and spacing is read)
 
 
 @lru_cache(maxsize=1 << 14)
