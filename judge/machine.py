@@ -79,7 +79,7 @@ def read_orders(board: Board, position: Position, given: object) -> tuple[list[O
 #: the same value, and a settled one is legal without checking it again.
 _Known = tuple[str, Unit, str, Unit | None, Order, bool | None, str]
 _KNOWN: dict[Board, dict[str, dict[str, _Known]]] = {}
-_KNOWN_LIMIT = 1 << 16  # lines kept per board and power before the table starts again
+_KNOWN_LIMIT = 1 << 13  # lines kept per board and power before the table starts again (about 320 bytes a line: under 20 MB)
 
 
 def _read_orders(board: Board, position: Position, given: object) -> tuple[list[Order], list[str], dict[int, str]]:
