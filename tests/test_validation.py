@@ -291,3 +291,29 @@ def test_removes() -> None:
     assert refused(p, Remove(_u("Germany", "A par"))) == "The unit in Paris is not yours."
     assert refused(p, Remove(_u("Germany", "A kie"))) == "No unit in Kiel."
     assert refused(adj("Germany: A mun"), Remove(_u("Germany", "A mun"))) == "Germany has no units to remove."
+
+
+def test_settled_verdicts_rest_on_the_map_and_the_named_units_alone() -> None:
+    """``Legality.settled``: which legal orders stay legal wherever the units they name stand
+    as they do now (``judge adjudicate`` keeps those verdicts for lines sent again)."""
+    from judge.engine.validation import Legality
+
+    p = pos("England: A lon", "England: F nth", "England: F eng", "France: A par", "France: A bur",
+            "Germany: F kie", "Germany: A mun")
+    legal = Legality(BOARD, p)
+    lon, nth = p.units["lon"], p.units["nth"]
+    par, bur, mun = p.units["par"], p.units["bur"], p.units["mun"]
+    settled = [Hold(lon), Move(par, "pic"), Move(nth, "nwy"), Support(bur, "par", None, "A", "France"),
+               Support(bur, "par", "pic", "A", "France"), Support(mun, "kie", "ber", "F", "Germany")]
+    unsettled = [Move(lon, "bel"), Convoy(nth, "lon", "bel", "England"),
+                 Support(bur, "lon", "bel", "A", "England")]  # these need the fleets at sea
+    for order in settled + unsettled:
+        legal.check(order)  # all legal here
+    assert [o for o in settled if not legal.settled(o)] == []
+    assert [o for o in unsettled if legal.settled(o)] == []
+    assert not Legality(BOARD, pos("England: A lon", phase="F1901R")).settled(Hold(lon))
+    colonial = load_board("colonial")
+    assert colonial.rules.support_checks  # the Suez Canal's permission reads the position
+    cp = Position.build(Phase.parse("S1870M"), [Unit("Britain", "A", "del"), Unit("Britain", "A", "bom")])
+    support = Support(cp.units["del"], "bom", None, "A", "Britain")
+    assert not Legality(colonial, cp).settled(support)
