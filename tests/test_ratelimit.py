@@ -82,3 +82,21 @@ def test_bucket_refills_and_tells_again_after_a_pause(migrated_url: str) -> None
     finally:
         engine.dispose()
     assert verdicts == ["allow", "allow", "tell", "quiet", "quiet", "allow", "tell", "quiet", "allow"]
+
+
+def test_a_bucket_made_first_elsewhere_is_read_not_taken_for_new(migrated_url: str) -> None:
+    """``take`` skips reading back a bucket it made itself; one that another transaction made
+    between its read and its insert must still be read (and counted as it stands)."""
+    engine = make_engine(migrated_url)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    try:
+        factory = make_sessionmaker(engine)
+        with factory() as session, session.begin():
+            made = ratelimit._insert_missing(session.connection(), "game:race", 1, now)
+            again = ratelimit._insert_missing(session.connection(), "game:race", 1, now)
+        with factory() as session, session.begin():
+            verdicts = [ratelimit.take(session, "game:race", 1, 60, now) for _ in range(2)]
+    finally:
+        engine.dispose()
+    assert (made, again) == (True, False)
+    assert verdicts == ["allow", "tell"]

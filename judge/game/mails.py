@@ -82,11 +82,12 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
         return [(mail.to, {})] if mail.to else []
     if any(p.id is None for p in game.players):
         session.flush()
-    replies = tokens.member_addresses(config, game)
-    plain = tuple(a for a in mail.to if parseaddr(a)[1].strip().lower() not in replies)
+    bare = [parseaddr(a)[1].strip().lower() for a in mail.to]
+    replies = tokens.member_addresses(config, game, among=set(bare))
+    plain = tuple(a for a, b in zip(mail.to, bare, strict=True) if b not in replies)
     out: list[tuple[tuple[str, ...], dict[str, str]]] = [(plain, {})] if plain else []
-    for to in mail.to:
-        reply = replies.get(parseaddr(to)[1].strip().lower())
+    for to, b in zip(mail.to, bare, strict=True):
+        reply = replies.get(b)
         if reply is not None:
             out.append(((to,), {"Reply-To": reply}))
     return out

@@ -94,7 +94,8 @@ def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
     if game.status != ACTIVE or game.deadline is None:
         return []
     if not lateness.all_in(view, now):
-        game.process_at = None
+        if game.process_at is not None:  # not set when unchanged: a dirty game costs a flush
+            game.process_at = None
         return []
     if lateness.past_deadline(game, now):
         return advance(view, config, now)

@@ -22,7 +22,7 @@ import base64
 import functools
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from email.utils import getaddresses
 
@@ -56,18 +56,23 @@ def reply_address(config: Config, game: Game, player: Player) -> str | None:
     return f"{local}+{player.id}-{_mac(judge_secret(config), game.name, player)}@{domain}"
 
 
+_ROLE_RANK = {PLAYER: 0, MASTER: 1, OBSERVER: 2}
+
+
 def _rank(player: Player) -> tuple[int, int]:
-    order = {PLAYER: 0, MASTER: 1, OBSERVER: 2}
-    return order.get(player.role, 3), player.id
+    return _ROLE_RANK.get(player.role, 3), player.id
 
 
-def member_addresses(config: Config, game: Game) -> dict[str, str]:
+def member_addresses(config: Config, game: Game, among: Container[str] | None = None) -> dict[str, str]:
     """Bare address (lower case) -> that member's reply address, for every active member of
-    ``game`` (a person who is both a player and an observer gets the player's)."""
+    ``game`` (a person who is both a player and an observer gets the player's); with
+    ``among``, for the members at those bare addresses only (a reply to one member needs no
+    address made for the others)."""
     if not game.reply_play:
         return {}
     out: dict[str, str] = {}
-    for p in sorted((p for p in game.players if p.active), key=_rank):
+    wanted = [p for p in game.players if p.active and (among is None or p.email.strip().lower() in among)]
+    for p in sorted(wanted, key=_rank):
         address = reply_address(config, game, p)
         if address is not None:
             out.setdefault(p.email.strip().lower(), address)

@@ -18,6 +18,11 @@ from ..engine.position import Unit
 ORDER_TYPES: dict[str, type[Order]] = {cls.__name__: cls for cls in (
     Hold, Move, Support, Convoy, Retreat, Disband, Build, Remove, Waive)}
 
+#: Each order type's fields as (name, default or ``MISSING``), read once: ``dataclasses.fields``
+#: builds its tuple anew on every call, and every stored order is read and written through it.
+_FIELDS: dict[type[Order], tuple[tuple[str, Any], ...]] = {
+    cls: tuple((f.name, f.default) for f in fields(cls)) for cls in ORDER_TYPES.values()}
+
 
 class CodecError(ValueError):
     """Stored order data that does not describe an order."""
@@ -33,12 +38,13 @@ def _encode(value: Any) -> Any:
 
 def order_to_json(order: Order) -> dict[str, Any]:
     """The stored form of ``order``: ``{"type": "Move", "unit": ["France", "A", "par"], "dest": "bur"}``."""
-    data: dict[str, Any] = {"type": type(order).__name__}
-    for f in fields(order):
-        value = getattr(order, f.name)
-        if f.default is not MISSING and value == f.default:
+    cls = type(order)
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name, default in _FIELDS.get(cls) or tuple((f.name, f.default) for f in fields(order)):
+        value = getattr(order, name)
+        if default is not MISSING and value == default:
             continue
-        data[f.name] = _encode(value)
+        data[name] = _encode(value)
     return data
 
 
@@ -48,17 +54,17 @@ def order_from_json(data: Mapping[str, Any]) -> Order:
     if cls is None:
         raise CodecError(f"unknown order type {data.get('type')!r}")
     values: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
+    for name, _ in _FIELDS[cls]:
+        if name not in data:
             continue
-        value = data[f.name]
-        if f.name == "unit":
+        value = data[name]
+        if name == "unit":
             if not isinstance(value, list) or len(value) != 3:
                 raise CodecError(f"bad unit {value!r}")
             value = Unit(str(value[0]), str(value[1]), str(value[2]))
         elif isinstance(value, list):
             value = tuple(value)
-        values[f.name] = value
+        values[name] = value
     try:
         return cls(**values)
     except TypeError as exc:

@@ -51,26 +51,36 @@ _WRITE = (update(_TABLE).where(_TABLE.c.key == bindparam("bucket"))
           .values(tokens=bindparam("left"), updated_at=bindparam("now"), told=bindparam("was_told")))
 
 
-def _insert_missing(connection: Connection, key: str, limit: int, now: datetime) -> None:
+#: A new key's full bucket, unless another transaction made it first (made once, as above);
+#: the key comes back when this one made it (psycopg gives no row count for the insert).
+_INSERT_NEW = {"postgresql": postgresql.insert(_TABLE).on_conflict_do_nothing().returning(_TABLE.c.key),
+               "sqlite": sqlite.insert(_TABLE).on_conflict_do_nothing().returning(_TABLE.c.key)}
+
+
+def _insert_missing(connection: Connection, key: str, limit: int, now: datetime) -> bool:
+    """Make ``key``'s full bucket; whether this call made it (False: another did first)."""
     values = {"key": key, "tokens": float(limit), "updated_at": now, "told": False}
-    dialect = connection.dialect.name
-    if dialect == "postgresql":
-        connection.execute(postgresql.insert(_TABLE).values(values).on_conflict_do_nothing())
-    elif dialect == "sqlite":
-        connection.execute(sqlite.insert(_TABLE).values(values).on_conflict_do_nothing())
-    elif connection.execute(_READ, {"bucket": key}).first() is None:
-        connection.execute(insert(_TABLE).values(values))
+    statement = _INSERT_NEW.get(connection.dialect.name)
+    if statement is not None:
+        return connection.execute(statement, values).first() is not None
+    if connection.execute(_READ, {"bucket": key}).first() is not None:
+        return False
+    connection.execute(insert(_TABLE), values)
+    return True
 
 
 def take(session: Session, key: str, limit: int, per_seconds: float, now: datetime) -> Verdict:
-    """Count one mail for ``key``: ALLOW it, TELL (the first over the limit) or QUIET."""
+    """Count one mail for ``key``: ALLOW it, TELL (the first over the limit) or QUIET. A
+    bucket this call made is full as made, so it is not read back."""
     key = key[:400]
     connection = session.connection()
     bucket = connection.execute(_READ, {"bucket": key}).first()
-    if bucket is None:
-        _insert_missing(connection, key, limit, now)
-        bucket = connection.execute(_READ, {"bucket": key}).one()
-    left, updated_at, told = bucket
+    if bucket is not None:
+        left, updated_at, told = bucket
+    elif _insert_missing(connection, key, limit, now):
+        left, updated_at, told = float(limit), now, False
+    else:
+        left, updated_at, told = connection.execute(_READ, {"bucket": key}).one()
     elapsed = max(0.0, (now - updated_at).total_seconds())
     tokens = min(float(limit), left + elapsed * limit / per_seconds)
     verdict = ALLOW if tokens >= 1 else QUIET if told else TELL
