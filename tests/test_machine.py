@@ -46,12 +46,14 @@ def test_bad_lines_get_an_error_and_the_next_line_is_still_processed() -> None:
         json.dumps({"map": "standard", "units": {"France": ["A nth"]}}),
         json.dumps({"map": "standard", "options": {"no_such_option": 1}}),
         json.dumps(good),
+        json.dumps({"units": {"France": ["A par"], "Germany": ["A par"]}}),
     ])
     assert out[0]["error"].startswith("not JSON")
     assert "no map called 'atlantis'" in out[1]["error"]
     assert "cannot stand on 'nth'" in out[2]["error"]
     assert "no game option called 'no_such_option'" in out[3]["error"]
     assert out[4]["next"]["units"] == {"France": ["A bur"]}
+    assert out[5]["error"] == "two units in par: A par and A par"
 
 
 def test_refused_orders_are_reported_and_the_unit_holds() -> None:

@@ -89,7 +89,7 @@ class Position:
         by_prov: dict[str, Unit] = {}
         for u in units:
             if u.province in by_prov:
-                raise PositionError(f"two units in {u.province}: {by_prov[u.province]} and {u}")
+                raise _two_units(by_prov[u.province], u)
             by_prov[u.province] = u
         dis = {d.unit.province: d for d in dislodged}
         # the dictionaries are this call's own: frozen as they are, not copied again
@@ -149,7 +149,7 @@ class Position:
                     if len(read) < _UNITS_READ_LIMIT:
                         read[text] = unit
                 if unit.province in by_prov:
-                    raise PositionError(f"two units in {unit.province}: {by_prov[unit.province]} and {unit}")
+                    raise _two_units(by_prov[unit.province], unit)
                 by_prov[unit.province] = unit
         dislodged = []
         for power, entries in _power_lists(m, data.get("dislodged") or {}):
@@ -176,6 +176,11 @@ class Position:
         dis = {d.unit.province: d for d in dislodged}
         # the dictionaries are this call's own: frozen as they are, not copied again
         return cls(phase, MappingProxyType(by_prov), MappingProxyType(dis), MappingProxyType(owners))
+
+
+def _two_units(first: Unit, second: Unit) -> PositionError:
+    """The refusal of a position with ``first`` and ``second`` in one province."""
+    return PositionError(f"two units in {second.province}: {first} and {second}")
 
 
 def _neighbours(m: Map, unit: Unit) -> frozenset[str]:
