@@ -3,9 +3,10 @@
     .venv/bin/python bench/mail_throughput.py [--mails 2000] [--clients 4] [--games 5000] [--url URL]
 
 1. The same order mails go, from the same ``--clients`` SMTP clients, first to a bare
-   aiosmtpd sink and then through the judge's real listener, inbox and game handler until
-   every reply is queued (orders for started Standard games). Printed: both rates, their
-   ratio, the CPU time of the process per mail in each (the clients' share included: the
+   aiosmtpd sink, then to the judge's listener alone (stored, 250, nothing reading the inbox:
+   the bound no reader can pass) and then through the judge's real listener, inbox and game
+   handler until every reply is queued (orders for started Standard games). Printed: the
+   rates, their ratios to the sink, the CPU time of the process per mail in each (the clients' share included: the
    figure to trust on a busy machine), and p50/p99 of the time from a mail's send to its 250
    and to its reply queued.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
@@ -33,13 +34,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from email.message import Message
 from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import delete, func, inspect, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +51,7 @@ from judge.commands import handle_mail  # noqa: E402
 from judge.config import Config  # noqa: E402
 from judge.game.pictures import PictureStage  # noqa: E402
 from judge.game.processing import pending_deadlines, process_game  # noqa: E402
+from judge.mail.listener import start_listener  # noqa: E402
 from judge.mail.reader import IncomingMail  # noqa: E402
 from judge.mail.sender import Sender  # noqa: E402
 from judge.scheduler import DeadlineScheduler  # noqa: E402
@@ -218,6 +221,30 @@ def push(port: int, address: str, batch: list[tuple[str, bytes]],
     return time.perf_counter() - t0, sent
 
 
+def listener_alone(config: Config, factory: sessionmaker[Session], batch: list[tuple[str, bytes]],
+                   clients: int) -> tuple[float, float, list[float]]:
+    """The judge's own listener with nothing reading its inbox: the rate (mails/s), the CPU of
+    this process and the times to 250 of storing ``batch`` (under other Message-IDs, deleted
+    afterwards). It bounds the whole path: no reader can make the judge answer faster."""
+    again = [(sender, raw.replace(b"<bench.", b"<ceiling.", 1)) for sender, raw in batch]
+
+    async def main() -> tuple[float, dict[bytes, tuple[float, float]]]:
+        server = await start_listener(factory, replace(config, smtp_port=free_port()))
+        try:
+            port = server.sockets[0].getsockname()[1]
+            return await asyncio.to_thread(push, port, config.address, again, clients)
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    cpu = time.process_time()
+    seconds, acks = asyncio.run(main())
+    cpu = time.process_time() - cpu
+    with factory() as session, session.begin():
+        session.execute(delete(InboxMessage).where(InboxMessage.message_id.like("<ceiling.%")))
+    return len(batch) / seconds, cpu, sorted(a for _, a in acks.values())
+
+
 def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: int) -> None:
     batch = order_mails(factory, config, mails)
     sink = Sink()
@@ -229,6 +256,7 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     finally:
         bare.stop()
     sink_cpu = time.process_time() - cpu
+    ceiling, ceiling_cpu, ceiling_acks = listener_alone(config, factory, batch, clients)
     relay = SinkRelay()
     config = Config(**{**config.__dict__, "relay_host": "127.0.0.1", "relay_port": relay.port})
     before = count(factory, OutboxMessage)
@@ -258,6 +286,9 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     print(f"ingest: {mails} order mails, {clients} clients, the game handler "
           f"({count(factory, OutboxMessage) - before} mails queued)")
     print(f"  bare aiosmtpd sink:              {sink_rate:8.1f} mails/s")
+    print(f"  the listener alone (250, stored, no reader): {ceiling:8.1f} mails/s   ratio to the sink "
+          f"{ceiling / sink_rate:.2f}   CPU {ceiling_cpu / mails * 1000:.2f} ms   "
+          f"250 p50 {pct(ceiling_acks, 50) * 1000:.1f} ms")
     print(f"  judge, stored (250) and replied: {judge_rate:8.1f} mails/s   ratio to the sink {judge_rate / sink_rate:.2f}")
     print(f"  CPU of this process per mail (clients included): sink {sink_cpu / mails * 1000:.2f} ms, "
           f"judge {judge_cpu / mails * 1000:.2f} ms   ratio {sink_cpu / judge_cpu:.2f}")
