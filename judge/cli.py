@@ -155,13 +155,10 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 def _server_config(args: argparse.Namespace) -> Config | None:
     """The configuration named by ``--config``, with logging set up; None (reported) if bad."""
-    import logging
-
     from .config import ConfigError, load_config
+    from .logs import setup_logging
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for noisy in ("mail.log", "apscheduler"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    setup_logging()
     try:
         return load_config(args.config)
     except ConfigError as exc:
