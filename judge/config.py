@@ -8,7 +8,7 @@ Contract::
 Sections and keys (a key not listed here is an error naming it)::
 
     [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds, secret,
-                pictures
+                pictures, game_process
     [database]  url
     [smtp]      host, port, max_message_bytes
     [relay]     host, port, user, password, starttls, timeout
@@ -94,6 +94,7 @@ class Config:
     web_base_url: str = ""
     secret: str = field(default="", repr=False)
     pictures: bool = True
+    game_process: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -127,6 +128,7 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("judge", "health_seconds"): ("health_seconds", (int, float)),
     ("judge", "secret"): ("secret", (str,)),
     ("judge", "pictures"): ("pictures", (bool,)),
+    ("judge", "game_process"): ("game_process", (bool,)),
     ("database", "url"): ("database_url", (str,)),
     ("smtp", "host"): ("smtp_host", (str,)),
     ("smtp", "port"): ("smtp_port", (int,)),

@@ -1,4 +1,5 @@
-"""The judge server: listener, inbox reader, deadline scheduler and sender in one asyncio loop.
+"""The judge server: the mail path (listener, sender) in this process's asyncio loop, and the
+game work (inbox reader, deadline scheduler, picture stage) in a process of its own.
 
 Contract (hook 7)::
 
@@ -8,7 +9,10 @@ Contract (hook 7)::
     await server.stop()
 
 ``run(config)`` starts it and stops it on SIGINT/SIGTERM (``judge serve``). The database must
-be migrated first (``judge serve`` does that). On start the reader processes every message
+be migrated first (``judge serve`` does that). With ``[judge] game_process = true`` (the
+default) the game work runs in a child process (:class:`judge.game_process.GameProcess`), so
+the judge uses two cores; with ``false``, or with hooks of a test's own, or on an in-memory
+SQLite database, it runs in this loop (:class:`judge.game_process.GameWork`). On start the reader processes every message
 left "new" by an earlier run, and the sender puts back the mail a dead process had claimed,
 so a crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
 hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
@@ -22,26 +26,31 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Coroutine
-from typing import Any
+
+from sqlalchemy import make_url
 
 from .commands import handle_mail
 from .config import Config
-from .game.pictures import PictureStage
 from .game.processing import pending_deadlines, process_game
-from .mail.inbox import InboxProcessor, MailHandler
+from .game_process import GameProcess, GameWork
+from .mail.inbox import MailHandler
 from .mail.listener import start_listener
 from .mail.sender import Sender
 from .mail.transport import Transport
-from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
+from .scheduler import PendingFn, ProcessFn
 from .store import queues, ratelimit
 from .store.base import make_engine, make_sessionmaker, utcnow
 
 log = logging.getLogger(__name__)
 
 
+def _in_memory(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
 class JudgeServer:
-    """Wires the mail path and the deadlines together around one database."""
+    """Wires the mail path and the game work together around one database."""
 
     def __init__(self, config: Config, *, handler: MailHandler = handle_mail,
                  pending: PendingFn = pending_deadlines, process: ProcessFn = process_game,
@@ -50,23 +59,15 @@ class JudgeServer:
         self.engine = make_engine(config.database_url)
         self.factory = make_sessionmaker(self.engine, mail_domain=config.domain)
         self.sender = Sender(self.factory, config, transport)
-        self.pictures = PictureStage(self.factory, config.sender_poll_seconds, on_made=self.sender.wake)
-        self.scheduler = DeadlineScheduler(self.factory, config, pending, process, on_processed=self._mail_queued)
-        self.processor = InboxProcessor(self.factory, config, handler, on_processed=self._processed)
+        own_hooks = (handler, pending, process) == (handle_mail, pending_deadlines, process_game)
+        self.games: GameWork | GameProcess
+        if config.game_process and own_hooks and not _in_memory(config.database_url):
+            self.games = GameProcess(config, on_mail_queued=self.sender.wake)
+        else:
+            self.games = GameWork(self.factory, config, handler, pending, process, on_mail_queued=self.sender.wake)
         self._listener: asyncio.Server | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self._health_task: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None
-
-    def _mail_queued(self) -> None:
-        self.sender.wake()
-        self.pictures.wake()
-
-    def _processed(self) -> None:
-        self._mail_queued()
-        self.scheduler.request_sync()
-
-    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
-        self._tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
 
     @property
     def port(self) -> int:
@@ -74,15 +75,19 @@ class JudgeServer:
         assert self._listener is not None and self._listener.sockets
         return int(self._listener.sockets[0].getsockname()[1])
 
+    @property
+    def game_pid(self) -> int | None:
+        """The game process's id, while the game work runs in one."""
+        return self.games.pid if isinstance(self.games, GameProcess) else None
+
     async def start(self) -> None:
-        """Start the sender, reader and scheduler, then listen for mail."""
+        """Start the sender and the game work, then listen for mail."""
         await asyncio.to_thread(self.sender.beat)  # put back what a dead process had claimed
-        self._sender_task = asyncio.get_running_loop().create_task(self.sender.run(), name="sender")
-        self._spawn(self.processor.run(), "inbox")
-        self._spawn(self.pictures.run(), "pictures")
-        self._spawn(self._health(), "health")
-        await self.scheduler.start()
-        self._listener = await start_listener(self.factory, self.config, self.processor.wake)
+        loop = asyncio.get_running_loop()
+        self._sender_task = loop.create_task(self.sender.run(), name="sender")
+        self._health_task = loop.create_task(self._health(), name="health")
+        await self.games.start()
+        self._listener = await start_listener(self.factory, self.config, self.games.mail_arrived)
         log.info("judge %s started (%s, node %s)", self.config.code, self.sender.name, self.sender.node_id)
 
     def health_line(self) -> str:
@@ -120,14 +125,11 @@ class JudgeServer:
             self._listener = None
         # The phases being processed and the mails being sent share the one grace, so a
         # stop takes at most that long after the listener closed, not the sum of the two.
-        await asyncio.gather(self.scheduler.stop(grace), self.sender.stop(grace))
-        for task in self._tasks:
-            task.cancel()
-        if self._sender_task is not None:
-            self._sender_task.cancel()
-            await asyncio.gather(self._sender_task, return_exceptions=True)
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks.clear()
+        await asyncio.gather(self.games.stop(grace), self.sender.stop(grace))
+        for task in (self._sender_task, self._health_task):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         self.engine.dispose()
         log.info("judge %s stopped", self.config.code)
 

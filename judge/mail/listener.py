@@ -1,7 +1,8 @@
 """The SMTP listener: commits each message to the inbox before it answers 250 (group commit).
 
 It runs in the server's own asyncio loop (``loop.create_server`` with aiosmtpd's ``SMTP``
-protocol), so one loop carries the listener, the inbox reader, the scheduler and the sender.
+protocol), beside the sender; ``on_stored`` tells the inbox reader (in that loop or in the
+game process, :mod:`judge.game_process`) that mail is waiting.
 Messages over ``max_message_bytes`` are refused with 552 and nothing is stored; a message
 whose Message-ID is already in the inbox is acknowledged and not stored again. Messages
 arriving together from several sessions are committed in one transaction
