@@ -10,11 +10,12 @@
    figure to trust on a busy machine), and p50/p99 of the time from a mail's send to its 250
    and to its reply queued.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
-   game (NMR, no reminders) is adjudicated (default holds) and queues its result mails: the time from the
-   deadline to the last result queued, and to the last result mail taken by a local sink
-   relay in a process of its own, as a real relay is (the sender's ``sender_connections``
-   connections, pipelining offered by the sink), with the sender's window between the relay's
-   250 and "sent" (p50, p99, max), and the CPU time of the judge's process in the burst.
+   game (NMR, no reminders) is adjudicated (default holds) by the real ``JudgeServer`` and
+   queues its result mails: the time from the deadline to the last game processed, and to
+   the last result mail taken by a local sink relay in a process of its own, as a real relay
+   is (the sender's ``sender_connections`` connections, pipelining offered by the sink), with
+   the sender's window between the relay's 250 and "sent" (p50, p99, max), and the CPU time
+   of the judge's processes in the burst (its game process's read from /proc).
 
 Not part of the test suite; prints figures. A fresh SQLite file unless --url is given
 (PostgreSQL: ``--url postgresql+psycopg://postgres@127.0.0.1:5432/<an empty database>``).
@@ -36,7 +37,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,9 @@ sys.path.insert(0, str(ROOT))
 
 from judge.commands import handle_mail  # noqa: E402
 from judge.config import Config  # noqa: E402
-from judge.game.pictures import PictureStage  # noqa: E402
-from judge.game.processing import pending_deadlines, process_game  # noqa: E402
 from judge.mail.listener import start_listener  # noqa: E402
 from judge.mail.reader import IncomingMail  # noqa: E402
 from judge.mail.sender import Sender  # noqa: E402
-from judge.scheduler import DeadlineScheduler  # noqa: E402
 from judge.server import JudgeServer  # noqa: E402
 from judge.store.base import make_engine, make_sessionmaker, utcnow  # noqa: E402
 from judge.store.games import Game, Player, find_game  # noqa: E402
@@ -329,51 +327,42 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
     config = Config(**{**config.__dict__, "relay_host": "127.0.0.1", "relay_port": relay.port})
     before = count(factory, OutboxMessage, OutboxMessage.kind == "result")
     pending_before = count(factory, OutboxMessage, OutboxMessage.status == "pending")
-    done: list[float] = []
+    with factory() as session:
+        phase = session.scalar(select(Game.phase).where(Game.name == prefix))
+    game_cpu = [0.0]
 
-    def process(session: Session, cfg: Config, game: str, now: datetime) -> bool:
-        result = process_game(session, cfg, game, now)
-        if result:
-            session.flush()
-        return result
+    def unprocessed() -> int:
+        return count(factory, Game, Game.name.startswith(prefix), Game.phase == phase)
 
     async def main() -> tuple[float, float, float, Sender]:
-        sender = Sender(factory, config)
-        stage = PictureStage(factory, 0.2, on_made=sender.wake)
-        scheduler = DeadlineScheduler(factory, config, pending_deadlines, process,
-                                      on_processed=lambda: (done.append(time.perf_counter()), sender.wake(),
-                                                            stage.wake()))
+        server = JudgeServer(config)
         due = utcnow() + timedelta(seconds=2)
         with factory() as session, session.begin():
             session.execute(update(Game).where(Game.name.startswith(prefix)).values(deadline=due, grace=due))
-        sending = asyncio.get_running_loop().create_task(sender.run())
-        drawing = asyncio.get_running_loop().create_task(stage.run())
-        await scheduler.start()
+        await server.start()
+        cpu_before = process_cpu(server.game_pid)
         t_due = time.perf_counter() + (due - utcnow()).total_seconds()
         try:
-            await asyncio.to_thread(wait_until, lambda: len(done) >= games, 1800, 0.05)
-            queued = max(done)
+            queued = await asyncio.to_thread(wait_until, lambda: unprocessed() == 0, 1800, 0.05)
             delivered = await asyncio.to_thread(wait_until, lambda: sink.count >= pending_before and count(
                 factory, OutboxMessage, OutboxMessage.status.in_(("pending", "held"))) == 0, 1800, 0.05)
+            game_cpu[0] = process_cpu(server.game_pid) - cpu_before
         finally:
-            await scheduler.stop()
-            await sender.stop(5)
-            sending.cancel()
-            drawing.cancel()
+            await server.stop()
             relay.stop()
-        return t_due, queued, delivered, sender
+        return t_due, queued, delivered, server.sender
 
     cpu = time.process_time()
     t_due, queued, delivered, sender = asyncio.run(main())
-    cpu = time.process_time() - cpu
+    cpu = time.process_time() - cpu + game_cpu[0]
     results = count(factory, OutboxMessage, OutboxMessage.kind == "result") - before
     windows = sorted(sender.windows)
     print(f"deadline, {games} game(s) due at once, pictures {'on' if pictures else 'off'} (setup {setup:.1f} s): "
           f"{results} result mails "
           f"queued in {queued - t_due:.2f} s, all {sink.count} mails at the sink relay "
           f"{delivered - t_due:.2f} s after the deadline")
-    print(f"  CPU of the judge process (the sink relay is another): {cpu:.2f} s, "
-          f"{cpu / max(1, results) * 1000:.2f} ms a result mail")
+    print(f"  CPU of the judge's processes (the sink relay is another): {cpu:.2f} s, "
+          f"{cpu / max(1, results) * 1000:.2f} ms a result mail (the game process {game_cpu[0]:.2f} s)")
     if windows:
         print(f"  relay's 250 to 'sent' committed: p50 {pct(windows, 50) * 1000:.2f} ms  "
               f"p99 {pct(windows, 99) * 1000:.2f} ms  max {windows[-1] * 1000:.2f} ms")
