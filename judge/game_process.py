@@ -106,6 +106,11 @@ def _send(sock: socket.socket, what: bytes) -> None:
 class GameProcess:
     """:class:`GameWork` with the command layer and the game's deadlines, in a child process."""
 
+    @staticmethod
+    def available() -> bool:
+        """Whether this system can fork a game process from a forkserver (POSIX can)."""
+        return "forkserver" in multiprocessing.get_all_start_methods()
+
     def __init__(self, config: Config, on_mail_queued: Callable[[], None]) -> None:
         self.config = config
         self.on_mail_queued = on_mail_queued
@@ -126,7 +131,8 @@ class GameProcess:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([__name__])
         ours, theirs = socket.socketpair()
-        process = ctx.Process(target=_child_main, args=(self.config, theirs, logging.getLogger().level),
+        level = logging.getLogger().getEffectiveLevel() or logging.WARNING
+        process = ctx.Process(target=_child_main, args=(self.config, theirs, level),
                               name=f"judge {self.config.code} games", daemon=False)
         process.start()
         theirs.close()

@@ -11,10 +11,11 @@ Contract (hook 7)::
 ``run(config)`` starts it and stops it on SIGINT/SIGTERM (``judge serve``). The database must
 be migrated first (``judge serve`` does that). With ``[judge] game_process = true`` (the
 default) the game work runs in a child process (:class:`judge.game_process.GameProcess`), so
-the judge uses two cores; with ``false``, or with hooks of a test's own, or on an in-memory
-SQLite database, it runs in this loop (:class:`judge.game_process.GameWork`). On start the reader processes every message
-left "new" by an earlier run, and the sender puts back the mail a dead process had claimed,
-so a crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
+the judge uses two cores; with ``false``, with hooks of a test's own, on an in-memory SQLite
+database or where there is no forkserver (Windows), it runs in this loop
+(:class:`judge.game_process.GameWork`). On start the reader processes every message left
+"new" by an earlier run, and the sender puts back the mail a dead process had claimed, so a
+crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
 hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
 service manager's stop never ends in a kill. Every ``health_seconds`` a health line logs
 the queues.
@@ -61,7 +62,7 @@ class JudgeServer:
         self.sender = Sender(self.factory, config, transport)
         own_hooks = (handler, pending, process) == (handle_mail, pending_deadlines, process_game)
         self.games: GameWork | GameProcess
-        if config.game_process and own_hooks and not _in_memory(config.database_url):
+        if config.game_process and own_hooks and not _in_memory(config.database_url) and GameProcess.available():
             self.games = GameProcess(config, on_mail_queued=self.sender.wake)
         else:
             self.games = GameWork(self.factory, config, handler, pending, process, on_mail_queued=self.sender.wake)
