@@ -23,6 +23,7 @@ from judge.store.games import Absence, Game, OrderSet, Player, find_game
 from judge.store.held import FutureOrders
 from judge.store.mail import OutboxMessage
 from judge.store.migrate import upgrade
+from judge.store.ratelimit import RateLimit
 
 NOW = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 CONFIG = Config(code="TEST", address="judge@example.org", data_dir=Path("."), nmr=True, reminder_hours=0,
@@ -133,10 +134,10 @@ def stored(factory: sessionmaker[Session]) -> list[str]:
             headers = {k: v for k, v in m.headers.items() if k not in ("In-Reply-To", "References")}
             text = f"{m.to_addr} {m.subject} {m.kind} {m.game} {m.phase} {m.archived} {headers}\n{m.body}"
             out.append(_MAC.sub(r"judge+\1-MAC@", text))
-        for kind in (Game, Player, Absence, OrderSet, FutureOrders):
+        for kind in (Game, Player, Absence, OrderSet, FutureOrders, RateLimit):
             table = kind.__table__
             skip = {"created_at", "updated_at", "joined_at", "password_hash"}
-            for row in session.execute(select(table).order_by(table.c.id)).mappings():
+            for row in session.execute(select(table).order_by(*table.primary_key.columns)).mappings():
                 out.append(repr({k: v for k, v in row.items() if k not in skip}))
     return out
 

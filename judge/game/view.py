@@ -15,7 +15,7 @@ writes the game's rows meanwhile: the database holds them for the batch (the row
 PostgreSQL, the write lock on SQLite), the judge writes the game, its players and absences
 through the ORM and its orders through the view, and a mail that loaded any of them outside a
 kept view, or any rollback (which gives back locks taken since the savepoint), forgets every
-kept view.
+kept view (:func:`judge.store.base.batch_memo`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, event, inspect
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy import inspect
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_state
 
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
+from ..store.base import batch_memo
 from ..store.codec import order_from_json, order_to_json
 from ..store.games import (
     MASTER,
@@ -332,28 +333,9 @@ def _may_adopt(session: Session, view: GameView) -> bool:
 
 def _kept(session: Session) -> dict[str, GameView] | None:
     """The views kept for the batch ``session`` is joined to (None: it is not joined to one)."""
-    bind = session.bind
-    if not isinstance(bind, Connection) or bind.closed or bind.invalidated:
-        return None
-    transaction = bind.get_transaction()
-    if transaction is None:
-        return None
-    found: tuple[object, dict[str, GameView]] | None = bind.info.get(_KEPT)
-    if found is None or found[0] is not transaction:
-        found = (transaction, {})
-        bind.info[_KEPT] = found
-    return found[1]
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_kept(session: Session, previous_transaction: SessionTransaction) -> None:
-    """Any rollback in a batch forgets the views it kept (the locks taken since the savepoint
-    are given back)."""
-    bind = session.bind
-    if isinstance(bind, Connection) and not bind.closed and not bind.invalidated:
-        bind.info.pop(_KEPT, None)
+    return batch_memo(session, _KEPT)
 
 
 _VIEWS = "judge.game_views"
 _LOCKED = "judge.locked_games"
-_KEPT = "judge.kept_game_views"
+_KEPT = "game views"
