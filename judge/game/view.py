@@ -81,6 +81,16 @@ class GameView:
         if state.persistent and "players" not in state.dict and not load_players(session, game):
             self._future = []
 
+    def adopt(self, session: Session) -> None:
+        """Take this view, kept from an earlier mail of the batch, into ``session`` (see the
+        module docstring): its rows join the session as they are, the errors counted for
+        the mail start again, and orders entered in advance, if any, are read again."""
+        session.add(self.game)
+        self.session = session
+        self._errors_now = {}
+        if self._future:
+            self._future = None
+
     # -- board and position ------------------------------------------------------------
 
     @property
@@ -258,20 +268,20 @@ def locked_view(session: Session, name: str) -> GameView | None:
     """The view of the game called ``name`` with its row locked for the transaction, or None:
     the one this session holds, else the one the batch kept (see the module docstring), else
     read with :func:`find_game`."""
-    key = name.strip().lower()
     kept = _kept(session)
+    if kept is None:
+        row = find_game(session, name, lock=True)
+        return view_of(session, row) if row is not None else None
+    key = name.strip().lower()
     views: dict[str, GameView] = session.info.setdefault(_VIEWS, {})
     locked: set[str] = session.info.setdefault(_LOCKED, set())
-    view = kept.pop(key, None) if kept is not None and key not in views else None
-    if view is not None and _may_adopt(session, view):
-        session.add(view.game)
-        view.session = session
-        view._errors_now = {}
-        if view._future:
-            view._future = None
-        views[key] = view
-        locked.add(key)
-        return view
+    if key not in views:
+        view = kept.pop(key, None)
+        if view is not None and _may_adopt(session, view):
+            view.adopt(session)
+            views[key] = view
+            locked.add(key)
+            return view
     read_before = any(isinstance(obj, Game) and inspect(obj).dict.get("name") == key
                       for obj in session.identity_map.values())
     row = find_game(session, name, lock=True)
