@@ -13,7 +13,9 @@ followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
-whole mail go to everyone in one notice. Exactly one reply goes back to the sender.
+whole mail go to everyone in one notice. Exactly one reply goes back to the sender. In a
+batch of the inbox, the views of the games the mail signed on to are then kept for the
+batch's next mails (:func:`judge.game.view.keep_views`).
 
 The sender is the mail's reply address, as njudge reads it: the last ``Reply-To`` address,
 else the ``From`` address (bare addresses, never one inside a display name). A sign-on from
@@ -35,7 +37,7 @@ from .. import render
 from ..config import Config
 from ..game import joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import GameView, forget_views
+from ..game.view import GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
@@ -176,6 +178,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
     queue(session, _copies(ctx, reply, sections, about))
+    keep_views(session)
 
 
 def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:

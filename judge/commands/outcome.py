@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from .. import render
 from ..config import Config
 from ..game.mails import Mail, context
-from ..game.view import GameView, view_of
+from ..game.view import GameView, locked_view, view_of
 from ..game.zones import member_at, reader_zone
 from ..render import GameContext
 from ..store.games import MASTER, OBSERVER, Player, find_game
@@ -88,8 +88,11 @@ class Call:
         return context(self.config, view, self.reader(view))
 
     def game_named(self, name: str, *, lock: bool = False) -> GameView | None:
-        """The view of the game called ``name``, or None."""
-        row = find_game(self.session, name, lock=lock)
+        """The view of the game called ``name``, or None; with ``lock``, its row locked
+        (:func:`judge.game.view.locked_view`)."""
+        if lock:
+            return locked_view(self.session, name)
+        row = find_game(self.session, name)
         return view_of(self.session, row) if row is not None else None
 
     def game_or_signed_on(self, words: tuple[str, ...]) -> GameView | Outcome:

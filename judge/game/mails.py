@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
-from email.utils import parseaddr
 
 from sqlalchemy.orm import Session
 
@@ -24,7 +23,7 @@ from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player
-from ..store.mail import File, queue_mail
+from ..store.mail import File, bare_address, queue_mail
 from . import tokens
 from .view import GameView, game_row
 from .zones import game_zone, reader_zone, zone_name
@@ -82,7 +81,7 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
         return [(mail.to, {})] if mail.to else []
     if any(p.id is None for p in game.players):
         session.flush()
-    bare = [parseaddr(a)[1].strip().lower() for a in mail.to]
+    bare = [bare_address(a) for a in mail.to]
     replies = tokens.member_addresses(config, game, among=set(bare))
     plain = tuple(a for a, b in zip(mail.to, bare, strict=True) if b not in replies)
     out: list[tuple[tuple[str, ...], dict[str, str]]] = [(plain, {})] if plain else []

@@ -5,6 +5,17 @@ session) and every part of the judge that looks at a game's board, position or o
 through it: the board is made once, the position read from its JSON once, and each power's
 stored orders decoded once. Changes go through it too (:meth:`GameView.set_position`,
 :meth:`GameView.store_orders`), so what it shows is always what the transaction will commit.
+
+The inbox reads a batch of mails in one transaction, each mail in a session of its own joined
+to it as a savepoint (:mod:`judge.mail.inbox`). A game a mail locked (:func:`locked_view`) stays
+locked until the batch commits, so its view is kept for the batch's next mails
+(:func:`keep_views`, at the end of each mail): the next mail to the game takes the kept view
+into its session instead of reading the game, its players and its orders again. Nothing else
+writes the game's rows meanwhile: the database holds them for the batch (the row lock on
+PostgreSQL, the write lock on SQLite), the judge writes the game, its players and absences
+through the ORM and its orders through the view, and a mail that loaded any of them outside a
+kept view, or any rollback (which gives back locks taken since the savepoint), forgets every
+kept view (:func:`judge.store.base.batch_memo`).
 """
 
 from __future__ import annotations
@@ -15,15 +26,18 @@ from typing import Any
 
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import instance_state
 
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
+from ..store.base import batch_memo
 from ..store.codec import order_from_json, order_to_json
 from ..store.games import (
     MASTER,
     OBSERVER,
     PLAYER,
+    Absence,
     Game,
     Player,
     StoredOrders,
@@ -66,6 +80,16 @@ class GameView:
         state = inspect(game)
         if state.persistent and "players" not in state.dict and not load_players(session, game):
             self._future = []
+
+    def adopt(self, session: Session) -> None:
+        """Take this view, kept from an earlier mail of the batch, into ``session`` (see the
+        module docstring): its rows join the session as they are, the errors counted for
+        the mail start again, and orders entered in advance, if any, are read again."""
+        session.add(self.game)
+        self.session = session
+        self._errors_now = {}
+        if self._future:
+            self._future = None
 
     # -- board and position ------------------------------------------------------------
 
@@ -237,6 +261,91 @@ def game_row(session: Session, name: str) -> Game | None:
 def forget_views(session: Session) -> None:
     """Drop the session's views (after a rollback, or when its transaction ends)."""
     session.info.pop(_VIEWS, None)
+    session.info.pop(_LOCKED, None)
+
+
+def locked_view(session: Session, name: str) -> GameView | None:
+    """The view of the game called ``name`` with its row locked for the transaction, or None:
+    the one this session holds, else the one the batch kept (see the module docstring), else
+    read with :func:`find_game`."""
+    kept = _kept(session)
+    if kept is None:
+        row = find_game(session, name, lock=True)
+        return view_of(session, row) if row is not None else None
+    key = name.strip().lower()
+    views: dict[str, GameView] = session.info.setdefault(_VIEWS, {})
+    locked: set[str] = session.info.setdefault(_LOCKED, set())
+    if key not in views:
+        view = kept.pop(key, None)
+        if view is not None and _may_adopt(session, view):
+            view.adopt(session)
+            views[key] = view
+            locked.add(key)
+            return view
+    read_before = any(isinstance(obj, Game) and inspect(obj).dict.get("name") == key
+                      for obj in session.identity_map.values())
+    row = find_game(session, name, lock=True)
+    if row is None:
+        return None
+    if not read_before:
+        locked.add(key)
+    return view_of(session, row)
+
+
+def keep_views(session: Session) -> None:
+    """At the end of a mail read in a batch: keep the views of the games it locked for the
+    batch's next mails, or forget every kept view when the mail loaded a game, a player or
+    an absence outside them (see the module docstring)."""
+    kept = _kept(session)
+    if kept is None:
+        return
+    session.flush()
+    views: dict[str, GameView] = session.info.get(_VIEWS, {})
+    keep = [views[name] for name in session.info.get(_LOCKED, ()) if name in views]
+    keep = [view for view in keep if _whole(view)]
+    allowed = {id(obj) for view in keep for obj in _objects(view)}
+    if any(isinstance(obj, (Game, Player, Absence, FutureOrders)) and id(obj) not in allowed
+           for obj in session.identity_map.values()):
+        kept.clear()
+        return
+    for view in keep:
+        kept[view.name] = view
+
+
+def _objects(view: GameView) -> list[object]:
+    """The rows a view holds: the game, its players, their absences, its orders entered in
+    advance."""
+    players = view.game.players
+    return [view.game, *players, *(a for p in players for a in p.absences), *(view._future or ())]
+
+
+def _whole(view: GameView) -> bool:
+    """Whether the view's rows are as a fresh read would give them: none deleted, players and
+    absences in the order they are read in."""
+    players = view.game.players
+    if any(instance_state(obj).was_deleted for obj in _objects(view)):
+        return False
+    if [p.id for p in players] != sorted(p.id for p in players):
+        return False
+    return all([(a.starts, a.id) for a in p.absences] == sorted((a.starts, a.id) for a in p.absences)
+               for p in players)
+
+
+def _may_adopt(session: Session, view: GameView) -> bool:
+    """Whether ``session`` may take the kept view in: its rows belong to no session, and this
+    one holds no other copy of them."""
+    for obj in _objects(view):
+        state = instance_state(obj)
+        if not state.detached or state.key is None or state.key in session.identity_map:
+            return False
+    return True
+
+
+def _kept(session: Session) -> dict[str, GameView] | None:
+    """The views kept for the batch ``session`` is joined to (None: it is not joined to one)."""
+    return batch_memo(session, _KEPT)
 
 
 _VIEWS = "judge.game_views"
+_LOCKED = "judge.locked_games"
+_KEPT = "game views"

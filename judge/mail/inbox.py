@@ -166,8 +166,9 @@ class InboxProcessor:
         """Handle up to ``limit`` of the oldest messages due in one transaction; how many.
 
         The claim reads the rows whole (one query); each message gets a session of its own
-        that is a savepoint of the batch's transaction, so it reads the database afresh and
-        one that fails is rolled back alone, as if it had had its own transaction; the rows'
+        that is a savepoint of the batch's transaction, so one that fails is rolled back
+        alone, as if it had had its own transaction (the game views a batch keeps for its
+        next mails are forgotten then: :mod:`judge.game.view`); the rows'
         new statuses are written together before the commit. The batch stops taking rows
         after ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for
         many mails is what makes a burst cheap."""

@@ -31,6 +31,7 @@ Contract::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
 from collections.abc import Iterable, Sequence
@@ -166,13 +167,27 @@ def new_message_id(domain: str = "localhost") -> str:
     return f"<{utcnow():%Y%m%d%H%M%S}.{uuid.uuid4().hex}@{domain}>"
 
 
+def bare_address(address: str) -> str:
+    """The bare address in ``address`` (``Ann <ANN@example.org>``: ``ann@example.org``), lower
+    case; remembered when short, as every reply and notice is addressed to the same few
+    people again and again (a stream of long made-up ones is not kept)."""
+    return _kept_bare(address) if len(address) <= 320 else _parsed_bare(address)
+
+
+def _parsed_bare(address: str) -> str:
+    return parseaddr(address)[1].strip().lower()
+
+
+_kept_bare = functools.lru_cache(maxsize=4096)(_parsed_bare)
+
+
 def _recipients(to: str | Iterable[str]) -> list[str]:
     """The distinct recipients (compared by bare address, case-insensitively), in order."""
     items = [to] if isinstance(to, str) else list(to)
     seen: set[str] = set()
     out: list[str] = []
     for item in items:
-        bare = parseaddr(item)[1].strip().lower()
+        bare = bare_address(item)
         if bare and "@" in bare and bare not in seen:
             seen.add(bare)
             out.append(item.strip())
