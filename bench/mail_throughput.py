@@ -289,7 +289,7 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
             t0 = time.perf_counter()
             _, acks = await asyncio.to_thread(push, config.smtp_port, config.address, batch, clients)
             read = await asyncio.to_thread(wait_until, lambda: count(  # every 50 ms: the watch costs little
-                factory, InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
+                InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
             game_cpu[0] = process_cpu(server.game_pid) - before
             return t0, read, acks
         finally:
@@ -352,7 +352,7 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
         try:
             queued = await asyncio.to_thread(wait_until, lambda: unprocessed() == 0, 1800, 0.05)
             delivered = await asyncio.to_thread(wait_until, lambda: sink.count >= pending_before and count(
-                factory, OutboxMessage, OutboxMessage.status.in_(("pending", "held"))) == 0, 1800, 0.05)
+                OutboxMessage, OutboxMessage.status.in_(("pending", "held"))) == 0, 1800, 0.05)
             game_cpu[0] = process_cpu(server.game_pid) - cpu_before
         finally:
             await server.stop()
