@@ -94,7 +94,7 @@ class Config:
     web_base_url: str = ""
     secret: str = field(default="", repr=False)
     pictures: bool = True
-    game_process: bool = True
+    game_process: bool | None = None  # None: in a process of its own on PostgreSQL only
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))

@@ -10,10 +10,11 @@ Contract (hook 7)::
 
 ``run(config)`` starts it and stops it on SIGINT/SIGTERM (``judge serve``). The database must
 be migrated first (``judge serve`` does that). With ``[judge] game_process = true`` (the
-default) the game work runs in a child process (:class:`judge.game_process.GameProcess`), so
-the judge uses two cores; with ``false``, with hooks of a test's own, on an in-memory SQLite
-database or where there is no forkserver (Windows), it runs in this loop
-(:class:`judge.game_process.GameWork`). On start the reader processes every message left
+default on PostgreSQL) the game work runs in a child process
+(:class:`judge.game_process.GameProcess`), so the judge uses two cores; with ``false`` (the
+default on SQLite, whose one writer the two processes would take turns at: measured, no
+faster), with hooks of a test's own, on an in-memory SQLite database or where there is no
+forkserver (Windows), it runs in this loop (:class:`judge.game_process.GameWork`). On start the reader processes every message left
 "new" by an earlier run, and the sender puts back the mail a dead process had claimed, so a
 crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
 hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
@@ -61,8 +62,11 @@ class JudgeServer:
         self.factory = make_sessionmaker(self.engine, mail_domain=config.domain)
         self.sender = Sender(self.factory, config, transport)
         own_hooks = (handler, pending, process) == (handle_mail, pending_deadlines, process_game)
+        split = config.game_process
+        if split is None:
+            split = make_url(config.database_url).get_backend_name() == "postgresql"
         self.games: GameWork | GameProcess
-        if config.game_process and own_hooks and not _in_memory(config.database_url) and GameProcess.available():
+        if split and own_hooks and not _in_memory(config.database_url) and GameProcess.available():
             self.games = GameProcess(config, on_mail_queued=self.sender.wake)
         else:
             self.games = GameWork(self.factory, config, handler, pending, process, on_mail_queued=self.sender.wake)

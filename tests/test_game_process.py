@@ -49,11 +49,18 @@ def test_mail_is_answered_by_the_game_process(migrated_url: str, tmp_path: Path,
         send(server.config.smtp_port, mail(1, "help"))
         capture_smtp.wait_for(1)
 
-    run_server(make_config(tmp_path, migrated_url, capture_smtp), scenario)
+    run_server(make_config(tmp_path, migrated_url, capture_smtp, game_process=True), scenario)
     assert pids[0] is not None and pids[0] != os.getpid()
     assert help_replies(capture_smtp) == ["<m1@example.org>"]
     assert "HELP" in capture_smtp.messages[0].message.get_content().upper()
     wait(lambda: not alive(pids[0]), "the game process to end with the judge", 5)
+
+
+def test_by_default_a_process_of_its_own_on_postgresql_only(migrated_url: str, tmp_path: Path,
+                                                           capture_smtp: CaptureSMTP) -> None:
+    pids: list[int | None] = []
+    run_server(make_config(tmp_path, migrated_url, capture_smtp), lambda server: pids.append(server.game_pid))
+    assert (pids[0] is not None) == migrated_url.startswith("postgresql")
 
 
 def test_in_one_process_when_asked(sqlite_db: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
@@ -76,7 +83,7 @@ def test_a_game_process_that_dies_is_started_again(migrated_url: str, tmp_path: 
                                                   capture_smtp: CaptureSMTP) -> None:
     """SIGKILL to the game process: the mail accepted while it was gone is answered by the
     next one, which the judge starts within seconds."""
-    config = make_config(tmp_path, migrated_url, capture_smtp)
+    config = make_config(tmp_path, migrated_url, capture_smtp, game_process=True)
 
     def scenario(server: JudgeServer) -> None:
         first = server.game_pid
@@ -98,8 +105,9 @@ def _serve(tmp_path: Path, relay: CaptureSMTP) -> tuple[subprocess.Popen[bytes],
     """``judge serve`` in a process of its own; it, its SMTP port and its game process's pid."""
     port = free_port()
     log = tmp_path / "judge.log"
-    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--config",
-                             str(judge_toml(tmp_path, port, relay.port))],
+    toml = judge_toml(tmp_path, port, relay.port)
+    toml.write_text(toml.read_text().replace("stop_seconds = 2\n", "stop_seconds = 2\ngame_process = true\n"))
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--config", str(toml)],
                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=log.open("ab"), stderr=subprocess.STDOUT)
     _wait_listening(port, proc)
@@ -152,7 +160,7 @@ def test_sigterm_to_every_process_of_the_judge(tmp_path: Path, capture_smtp: Cap
 
 def test_a_stop_while_the_game_process_restarts_leaves_none(migrated_url: str, tmp_path: Path,
                                                            capture_smtp: CaptureSMTP) -> None:
-    config = make_config(tmp_path, migrated_url, capture_smtp)
+    config = make_config(tmp_path, migrated_url, capture_smtp, game_process=True)
     seen: list[int] = []
 
     async def main() -> None:
