@@ -17,6 +17,7 @@ from pathlib import Path
 from conftest import CaptureSMTP, free_port
 from test_server import ROOT, _wait_listening, count, judge_toml, mail, make_config, run_server, send
 
+from judge.config import Config
 from judge.server import JudgeServer
 from judge.store.mail import InboxMessage, OutboxMessage
 
@@ -41,19 +42,25 @@ def help_replies(relay: CaptureSMTP) -> list[str]:
     return [str(c.message["In-Reply-To"]) for c in relay.messages]
 
 
-def test_mail_is_answered_by_the_game_process(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+def answer_help(config: Config, relay: CaptureSMTP) -> int | None:
+    """Run the judge on ``config``, have it answer one HELP mail; its game process's pid."""
     pids: list[int | None] = []
 
     def scenario(server: JudgeServer) -> None:
         pids.append(server.game_pid)
         send(server.config.smtp_port, mail(1, "help"))
-        capture_smtp.wait_for(1)
+        relay.wait_for(1)
 
-    run_server(make_config(tmp_path, migrated_url, capture_smtp, game_process=True), scenario)
-    assert pids[0] is not None and pids[0] != os.getpid()
-    assert help_replies(capture_smtp) == ["<m1@example.org>"]
-    assert "HELP" in capture_smtp.messages[0].message.get_content().upper()
-    wait(lambda: not alive(pids[0]), "the game process to end with the judge", 5)
+    run_server(config, scenario)
+    assert help_replies(relay) == ["<m1@example.org>"]
+    assert "HELP" in relay.messages[0].message.get_content().upper()
+    return pids[0]
+
+
+def test_mail_is_answered_by_the_game_process(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    pid = answer_help(make_config(tmp_path, migrated_url, capture_smtp, game_process=True), capture_smtp)
+    assert pid is not None and pid != os.getpid()
+    wait(lambda: not alive(pid), "the game process to end with the judge", 5)
 
 
 def test_by_default_a_process_of_its_own_on_postgresql_only(migrated_url: str, tmp_path: Path,
@@ -67,16 +74,7 @@ def test_in_one_process_when_asked(sqlite_db: str, tmp_path: Path, capture_smtp:
     from judge.store.migrate import upgrade
 
     upgrade(sqlite_db)
-    pids: list[int | None] = []
-
-    def scenario(server: JudgeServer) -> None:
-        pids.append(server.game_pid)
-        send(server.config.smtp_port, mail(1, "help"))
-        capture_smtp.wait_for(1)
-
-    run_server(make_config(tmp_path, sqlite_db, capture_smtp, game_process=False), scenario)
-    assert pids == [None]
-    assert help_replies(capture_smtp) == ["<m1@example.org>"]
+    assert answer_help(make_config(tmp_path, sqlite_db, capture_smtp, game_process=False), capture_smtp) is None
 
 
 def test_a_game_process_that_dies_is_started_again(migrated_url: str, tmp_path: Path,
