@@ -9,8 +9,9 @@ Contract::
     games = GameProcess(config, on_mail_queued)     # the same work, in a child process
     await games.start(); games.mail_arrived(); await games.stop(grace)
 
-The server keeps the mail path (listener, sender) and gives the rest to one of these. Split
-in two processes, the judge uses two cores: the listener answers ``250`` and the sender
+The server keeps the mail path (listener, sender) and gives the rest to one of these (which
+one: :mod:`judge.server`; a process of its own by default on PostgreSQL). Split in two
+processes, the judge uses two cores: the listener answers ``250`` and the sender
 delivers while the other process reads the inbox and processes phases, where in one process
 they would take turns under one interpreter lock. The database is the only state the two
 share, as it is between two judge nodes; besides it they send each other one-byte wake-ups
@@ -79,7 +80,7 @@ class GameWork:
         self._tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
 
     async def start(self) -> None:
-        """Read what is waiting and start the stages."""
+        """Start the stages; the reader begins with what is waiting."""
         self._spawn(self.processor.run(), "inbox")
         self._spawn(self.pictures.run(), "pictures")
         await self.scheduler.start()
@@ -127,7 +128,7 @@ class GameProcess:
         return self._process.pid if self._process is not None and self._process.is_alive() else None
 
     async def start(self) -> None:
-        """Start the child and wait until it has read what was waiting and runs its stages."""
+        """Start the child and wait until its stages run (its reader begins with what waits)."""
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([__name__])
         ours, theirs = socket.socketpair()
