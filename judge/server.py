@@ -1,5 +1,6 @@
 """The judge server: the mail path (listener, sender) in this process's asyncio loop, and the
-game work (inbox reader, deadline scheduler, picture stage) in a process of its own.
+game work (inbox reader, deadline scheduler, picture stage) in a process of its own or in
+the same loop.
 
 Contract (hook 7)::
 
@@ -14,8 +15,8 @@ default on PostgreSQL) the game work runs in a child process
 (:class:`judge.game_process.GameProcess`), so the judge uses two cores; with ``false`` (the
 default on SQLite, whose one writer the two processes would take turns at: measured, no
 faster), with hooks of a test's own, on an in-memory SQLite database or where there is no
-forkserver (Windows), it runs in this loop (:class:`judge.game_process.GameWork`). On start the reader processes every message left
-"new" by an earlier run, and the sender puts back the mail a dead process had claimed, so a
+forkserver (Windows), it runs in this loop (:class:`judge.game_process.GameWork`). On start
+the reader processes every message left "new" by an earlier run, and the sender puts back the mail a dead process had claimed, so a
 crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
 hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
 service manager's stop never ends in a kill. Every ``health_seconds`` a health line logs
