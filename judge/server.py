@@ -16,11 +16,11 @@ default on PostgreSQL) the game work runs in a child process
 default on SQLite, whose one writer the two processes would take turns at: measured, no
 faster), with hooks of a test's own, on an in-memory SQLite database or where there is no
 forkserver (Windows), it runs in this loop (:class:`judge.game_process.GameWork`). On start
-the reader processes every message left "new" by an earlier run, and the sender puts back the mail a dead process had claimed, so a
-crash loses nothing and stalls nothing. A stop closes the listener, lets the work in
-hand finish for up to ``stop_seconds`` and breaks the rest off (it stays queued), so a
-service manager's stop never ends in a kill. Every ``health_seconds`` a health line logs
-the queues.
+the reader processes every message left "new" by an earlier run, and the sender puts back
+the mail a dead process had claimed, so a crash loses nothing and stalls nothing. A stop
+closes the listener, lets the work in hand finish for up to ``stop_seconds`` and breaks the
+rest off (it stays queued), so a service manager's stop never ends in a kill. Every
+``health_seconds`` a health line logs the queues.
 """
 
 from __future__ import annotations
