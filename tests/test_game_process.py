@@ -156,8 +156,10 @@ def test_sigterm_to_every_process_of_the_judge(tmp_path: Path, capture_smtp: Cap
     assert "starting it again" not in text and text.count("game process ready") == 1, text
 
 
-def test_a_stop_while_the_game_process_restarts_leaves_none(migrated_url: str, tmp_path: Path,
-                                                           capture_smtp: CaptureSMTP) -> None:
+def test_a_stop_while_a_restart_is_pending_leaves_no_process(migrated_url: str, tmp_path: Path,
+                                                             capture_smtp: CaptureSMTP) -> None:
+    """The judge stopped in the second after its game process died, before the next one is
+    started: it starts none, and no forked process outlives it."""
     config = make_config(tmp_path, migrated_url, capture_smtp, game_process=True)
     seen: list[int] = []
 
