@@ -11,17 +11,18 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CaptureSMTP, free_port
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
 from judge.mail.outgoing import build_message
-from judge.mail.sender import Sender
+from judge.mail.sender import Sender, claim_statement
 from judge.mail.transport import RelayTransport
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import OutboxMessage, queue_mail
@@ -179,6 +180,52 @@ def test_two_senders_in_one_process_keep_each_others_claims(factory: sessionmake
     (row,) = outbox(factory)
     assert row.claimed_by == claimed.claimed_by == one.node_id
     assert two.claim() == []
+
+
+def claim_cost(factory: sessionmaker[Session], pending: int) -> int:
+    """What one claim costs with ``pending`` rows due behind 1,000 sent ones: SQLite's
+    virtual-machine steps (in hundreds), or the rows PostgreSQL's plan reads."""
+    with factory() as session, session.begin():
+        queue_mail(session, [f"p{n}@example.org" for n in range(1000)], "Sent", "Body\n", kind="result")
+        session.execute(update(OutboxMessage).values(status="sent"))
+        queue_mail(session, [f"q{n}@example.org" for n in range(pending)], "Due", "Body\n", kind="result")
+    statement = claim_statement(utcnow(), 16)
+    with factory() as session, session.begin():
+        if session.get_bind().dialect.name == "sqlite":
+            steps = [0]
+
+            def step() -> int:
+                steps[0] += 1
+                return 0
+
+            raw = session.connection().connection.driver_connection
+            raw.set_progress_handler(step, 100)
+            try:
+                assert len(session.scalars(statement).all()) == 16
+            finally:
+                raw.set_progress_handler(None, 0)
+            return steps[0]
+        compiled = statement.compile(session.get_bind())
+        plan = session.connection().exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled}",
+                                                    compiled.params).scalar_one()
+
+        def rows(node: dict[str, Any]) -> int:
+            here = node.get("Actual Rows", 0) + node.get("Rows Removed by Filter", 0) if "Scan" in node["Node Type"] else 0
+            return int(here) + sum(rows(child) for child in node.get("Plans", []))
+
+        return rows(plan[0]["Plan"])
+
+
+def test_a_claim_reads_no_more_of_the_queue_than_it_takes(factory: sessionmaker[Session]) -> None:
+    """A claim walks the queue in id order and stops at its limit: after 5,000 games due at
+    once it is one of 2,500 claims over 40,000 pending rows, and a plan that read and sorted
+    every pending row (SQLite's, through the old (status, next_attempt_at, id) index) made
+    the burst's sending quadratic."""
+    few = claim_cost(factory, 20)
+    with factory() as session, session.begin():
+        session.execute(delete(OutboxMessage))
+    many = claim_cost(factory, 2000)
+    assert many <= few * 1.5 + 5, (few, many)
 
 
 class RivalRelay(CaptureSMTP):

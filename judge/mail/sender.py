@@ -35,10 +35,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
-from sqlalchemy import Connection, Engine, bindparam, or_, select, text, update
+from sqlalchemy import Connection, Engine, Select, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
@@ -53,6 +53,18 @@ CLAIM_BATCH = 16
 _MARK_SENT = (update(OutboxMessage).where(OutboxMessage.id == bindparam("row_id"))
               .values(status="sent", sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
                       last_error=None, claimed_by=None))
+
+
+def claim_statement(now: datetime, limit: int) -> Select[tuple[OutboxMessage]]:
+    """The claim's SELECT: the ``limit`` oldest pending, unclaimed rows due by ``now``, locked
+    (skipping rows another process has locked, where the database can). It must walk an
+    index in id order and stop at its ``limit``th row: ``ix_outbox_message_queue`` (whose
+    WHERE it says word for word) or ``ix_outbox_message_status``; a plan that sorts reads
+    every pending row, 40,000 of them after a 5,000-game burst, for each claim."""
+    return (select(OutboxMessage)
+            .where(text(QUEUE_WHERE),
+                   or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
+            .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True))
 
 
 class Sender:
@@ -106,11 +118,7 @@ class Sender:
         node_id = self._ensure_node()
         with self.factory() as session, session.begin():
             now = utcnow()
-            rows = list(session.scalars(
-                select(OutboxMessage)
-                .where(text(QUEUE_WHERE),  # as the partial index says it: the claim walks that index
-                       or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
-                .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True)))
+            rows = list(session.scalars(claim_statement(now, limit)))
             for row in rows:
                 row.claimed_by = node_id
             return rows

@@ -128,7 +128,9 @@ class OutboxMessage(Base):
 
     __tablename__ = "outbox_message"
     __table_args__ = (
-        Index("ix_outbox_message_due", "status", "next_attempt_at", "id"),
+        # In id order within a status: SQLite takes this index for the claim (status pinned),
+        # and in this order it reads no more rows than it keeps (migration 0011).
+        Index("ix_outbox_message_status", "status", "id"),
         # The sender's queue: the rows it may claim, in id order. Without it each claim of a
         # burst's rows walks every pending row (40,000 at 5,000 games) and sorts them.
         Index("ix_outbox_message_queue", "id", sqlite_where=text(QUEUE_WHERE), postgresql_where=text(QUEUE_WHERE)),
