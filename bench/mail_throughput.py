@@ -217,20 +217,23 @@ def order_mails(factory: sessionmaker[Session], config: Config, n: int) -> list[
     return mails
 
 
-def push(port: int, address: str, batch: list[tuple[str, bytes]],
+def push(port: int | list[int], address: str, batch: list[tuple[str, bytes]],
          clients: int) -> tuple[float, dict[bytes, tuple[float, float]]]:
-    """Send ``batch`` over ``clients`` connections; seconds taken, and for each mail the wall
-    time it was sent and the seconds until its 250."""
+    """Send ``batch`` over ``clients`` connections (spread over the ports given, one for
+    each judge node); seconds taken, and for each mail the wall time it was sent and the
+    seconds until its 250."""
     sent: dict[bytes, tuple[float, float]] = {}
+    ports = port if isinstance(port, list) else [port]
 
-    def client(part: list[tuple[str, bytes]]) -> None:
+    def client(part: list[tuple[str, bytes]], port: int) -> None:
         with smtplib.SMTP("127.0.0.1", port) as smtp:
             for sender, raw in part:
                 t = time.time()
                 smtp.sendmail(sender, [address], raw)
                 sent[raw] = (t, time.time() - t)
 
-    threads = [threading.Thread(target=client, args=(batch[i::clients],)) for i in range(clients)]
+    threads = [threading.Thread(target=client, args=(batch[i::clients], ports[i % len(ports)]))
+               for i in range(clients)]
     t0 = time.perf_counter()
     for t in threads:
         t.start()
@@ -263,7 +266,7 @@ def listener_alone(config: Config, factory: sessionmaker[Session], batch: list[t
     return len(batch) / seconds, cpu, sorted(a for _, a in acks.values())
 
 
-def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: int) -> None:
+def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: int, nodes: int = 1) -> None:
     batch = order_mails(factory, config, mails)
     sink = Sink()
     bare = Controller(sink, hostname="127.0.0.1", port=free_port())
@@ -282,18 +285,24 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     game_cpu = [0.0]
 
     async def main() -> tuple[float, float, dict[bytes, tuple[float, float]]]:
-        server = JudgeServer(config)
-        await server.start()
+        # Every node after the first is another judge on the same database, as a second
+        # machine would be: its own listener (the clients take turns), reader and sender.
+        servers = [JudgeServer(replace(config, smtp_port=config.smtp_port if n == 0 else free_port()))
+                   for n in range(nodes)]
+        for server in servers:
+            await server.start()
         try:
-            before = process_cpu(server.game_pid)
+            before = sum(process_cpu(server.game_pid) for server in servers)
             t0 = time.perf_counter()
-            _, acks = await asyncio.to_thread(push, config.smtp_port, config.address, batch, clients)
+            _, acks = await asyncio.to_thread(push, [server.config.smtp_port for server in servers],
+                                              config.address, batch, clients)
             read = await asyncio.to_thread(wait_until, lambda: count(  # every 50 ms: the watch costs little
                 InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
-            game_cpu[0] = process_cpu(server.game_pid) - before
+            game_cpu[0] = sum(process_cpu(server.game_pid) for server in servers) - before
             return t0, read, acks
         finally:
-            await server.stop()
+            for server in servers:
+                await server.stop()
             relay.stop()
 
     cpu = time.process_time()
@@ -305,7 +314,8 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     queued_latency = sorted(p.timestamp() - acks[raw][0] for raw, p in processed if p is not None and raw in acks)
     ack = sorted(a for _, a in acks.values())
     sink_rate, judge_rate = mails / sink_seconds, mails / (read - t0)
-    print(f"ingest: {mails} order mails, {clients} clients, the game handler "
+    print(f"ingest: {mails} order mails, {clients} clients, {nodes} judge node{'s' if nodes > 1 else ''}, "
+          f"the game handler "
           f"({count(OutboxMessage) - before} mails queued)")
     print(f"  bare aiosmtpd sink:              {sink_rate:8.1f} mails/s")
     print(f"  the listener alone (250, stored, no reader): {ceiling:8.1f} mails/s   ratio to the sink "
@@ -379,6 +389,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="judges on the one database for the ingest, the clients spread over them")
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--picture-games", type=int, default=500,
                         help="games due at once with pictures on (each PNG costs about 0.1 s of CPU)")
@@ -399,7 +411,7 @@ def main() -> None:
     WATCH.append(create_engine(engine.url))
     print(f"database: {engine.dialect.name}")
     if not args.skip_ingest:
-        ingest(config, factory, args.mails, args.clients)
+        ingest(config, factory, args.mails, args.clients, args.nodes)
     if not args.skip_deadlines:
         for pictures in (False, True):
             tag = "p" if pictures else "n"

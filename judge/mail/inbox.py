@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 
 BATCH_MAILS = 64  # rows claimed per transaction
 BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are not held long
+#: PostgreSQL, from a batch's second mail on: how long a mail may wait for a lock another
+#: transaction holds before it is put back and the batch commits the mails before it.
+YIELD_LOCKS_AFTER = "SET LOCAL lock_timeout = '20ms'"
 
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
 
@@ -171,8 +174,12 @@ class InboxProcessor:
         next mails are forgotten then: :mod:`judge.game.view`); the rows'
         new statuses are written together before the commit. The batch stops taking rows
         after ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for
-        many mails is what makes a burst cheap."""
+        many mails is what makes a burst cheap. On PostgreSQL a mail after the first waits
+        at most 20 ms for a lock (``YIELD_LOCKS_AFTER``), then ends the batch: two nodes'
+        batches take turns at a game or a sender instead of waiting on each other until the
+        database finds the deadlock (a second each, ``deadlock_timeout``)."""
         engine = self.factory.kw["bind"]
+        yielding = engine.dialect.name != "postgresql"  # SQLite: one writer, no row lock to wait for
         with engine.connect() as connection, connection.begin():
             now = utcnow()
             claimed = [_Claimed(*row) for row in connection.execute(_CLAIM, {"now": now, "limit": limit})]
@@ -181,13 +188,19 @@ class InboxProcessor:
             for row in claimed:
                 if finished and time.monotonic() - started > BATCH_SECONDS:
                     break
+                if finished and not yielding:
+                    # The batch holds locks now (games, rate-limit rows): a mail that waited
+                    # for another reader's would make it wait for this batch's (two nodes).
+                    connection.exec_driver_sql(YIELD_LOCKS_AFTER)
+                    yielding = True
                 with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
                     try:
                         finished.append(self._process_row(session, row, utcnow(), yield_locks=bool(finished)))
                     except DBAPIError:
-                        # Lost a lock race with another reader's batch (PostgreSQL, two
-                        # nodes): undo this mail, commit the others (freeing their locks);
-                        # it stays as it was and is read in the next batch.
+                        # A lock another reader's batch holds (PostgreSQL, two nodes): not
+                        # waited for past ``YIELD_LOCKS_AFTER``, or a deadlock lost. Undo this
+                        # mail, commit the others (freeing their locks); it stays as it was
+                        # and is read in the next batch.
                         session.rollback()
                         log.info("mail %s waits for a lock another reader holds", row.id)
                         break
