@@ -1,6 +1,6 @@
 """Benchmark of the mail path: ingest against a bare SMTP sink, deadline bursts, delivery.
 
-    .venv/bin/python bench/mail_throughput.py [--mails 2000] [--clients 4] [--games 5000] [--url URL]
+    .venv/bin/python bench/mail_throughput.py [--mails 2000] [--clients 4] [--nodes 1] [--games 5000] [--url URL]
 
 1. The same order mails go, from the same ``--clients`` SMTP clients, first to a bare
    aiosmtpd sink, then to the judge's listener alone (stored, 250, nothing reading the inbox:
@@ -8,7 +8,9 @@
    handler until every reply is queued (orders for started Standard games). Printed: the
    rates, their ratios to the sink, the CPU time of the process per mail in each (the clients' share included: the
    figure to trust on a busy machine), and p50/p99 of the time from a mail's send to its 250
-   and to its reply queued.
+   and to its reply queued. With ``--nodes N`` the judge is N nodes on the one database
+   (each its own listener, reader and sender, as on N machines), the clients spread over
+   their listeners.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
    game (NMR, no reminders) is adjudicated (default holds) by the real ``JudgeServer`` and
    queues its result mails: the time from the deadline to the last game processed, and to
