@@ -49,6 +49,7 @@ from .logs import setup_logging
 from .mail.inbox import InboxProcessor, MailHandler
 from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
 from .store.base import make_engine, make_sessionmaker
+from .store.games import WrittenGames
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,9 @@ class GameWork:
         self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
         self.scheduler = DeadlineScheduler(factory, config, pending, process, on_processed=self._queued)
         self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed)
+        # The game layer's deadlines are those of games' rows: after an inbox batch only the
+        # games it wrote are read again. Other hooks (tests') get every deadline read.
+        self._written = WrittenGames(factory) if pending is pending_deadlines else None
         self._tasks: list[asyncio.Task[None]] = []
 
     def _queued(self) -> None:
@@ -74,7 +78,7 @@ class GameWork:
 
     def _processed(self) -> None:
         self._queued()
-        self.scheduler.request_sync()
+        self.scheduler.request_sync(self._written.take() if self._written is not None else None)
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
@@ -96,6 +100,8 @@ class GameWork:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        if self._written is not None:
+            self._written.close()
 
 
 def _send(sock: socket.socket, what: bytes) -> None:

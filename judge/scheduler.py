@@ -4,14 +4,17 @@ Contract (hook 6)::
 
     DeadlineScheduler(sessionmaker, config, pending, process, on_processed=None)
 
-``pending(session) -> [(game, due)]`` lists the deadlines; ``process(session, config, game,
-now) -> bool`` processes the game's phase if it is due (taking the row lock) and queues its
-result mails; the server passes the game layer's (``judge.game.processing``). The jobs are rebuilt from the database at start, after every inbox message
-(:meth:`request_sync`) and every ``scheduler_sync_seconds``; each runs ``process`` in its own
-transaction. A run that processes nothing (or fails) is tried again one sync interval later.
-While phases are being processed, syncs asked for meanwhile are taken together at most every
-``SYNC_SPACING`` (2) seconds: each reads every game's deadline, and a 5,000-game burst would
-otherwise re-read them back to back. While mail keeps coming (an inbox batch every few
+``pending(session, games) -> [(game, due)]`` lists the deadlines of ``games`` (None: of every
+game); ``process(session, config, game, now) -> bool`` processes the game's phase if it is due
+(taking the row lock) and queues its result mails; the server passes the game layer's
+(``judge.game.processing``). The jobs are rebuilt from every game's deadline at start and
+every ``scheduler_sync_seconds``; after an inbox batch (:meth:`request_sync` with the games
+it wrote) and after a run (that game) only those games' deadlines are read again, so the
+cost of keeping up with mail does not grow with the number of games. Each job runs
+``process`` in its own transaction. A run that processes nothing (or fails) is tried again
+one sync interval later. While phases are being processed, syncs asked for meanwhile are
+taken together at most every ``SYNC_SPACING`` (2) seconds, so a 5,000-game burst does not
+re-read its games back to back. While mail keeps coming (an inbox batch every few
 milliseconds, each asking for a sync), they are taken together every ``MAIL_SYNC_SPACING``
 (0.25) seconds: the first is read at once, the rest a quarter of a second later at most.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
@@ -34,7 +37,7 @@ from .store.base import utcnow
 
 log = logging.getLogger(__name__)
 
-PendingFn = Callable[[Session], list[tuple[str, datetime]]]
+PendingFn = Callable[[Session, Collection[str] | None], list[tuple[str, datetime]]]
 ProcessFn = Callable[[Session, Config, str, datetime], bool]
 PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
 SYNC_SPACING = 2.0  # seconds between re-reads of every deadline while phases are being processed
@@ -57,6 +60,7 @@ class DeadlineScheduler:
         self._hold: dict[str, datetime] = {}
         self._sync_lock = asyncio.Lock()
         self._sync_again = False
+        self._asked: set[str] | None = set()  # the games the next read is for; None: every game
         self._tasks: set[asyncio.Task[None]] = set()
         self._running: set[str] = set()
         self._finished: dict[str, int] = {}  # game -> epoch its last run ended
@@ -91,14 +95,19 @@ class DeadlineScheduler:
             task.cancel()
         self._pool.shutdown(wait=False)
 
-    def _read(self) -> list[tuple[str, datetime]]:
+    def _read(self, games: set[str] | None) -> list[tuple[str, datetime]]:
         with self.factory() as session, session.begin():
-            return list(self.pending(session))
+            return list(self.pending(session, games))
 
-    async def sync(self) -> None:
-        """Re-read the deadlines and add, move or drop jobs to match."""
+    async def sync(self, games: Iterable[str] | None = None) -> None:
+        """Re-read the deadlines of ``games`` (None: of every game) and add, move or drop
+        jobs to match."""
         if self._stopping:
             return
+        if games is None:
+            self._asked = None
+        elif self._asked is not None:
+            self._asked.update(games)
         if self._sync_lock.locked():
             self._sync_again = True
             return
@@ -106,11 +115,15 @@ class DeadlineScheduler:
             self._sync_again = True
             while self._sync_again and not self._stopping:
                 self._sync_again = False
+                asked, self._asked = self._asked, set()
+                if asked is not None and not asked:
+                    continue
                 started = self._epoch
                 try:
-                    self._apply(await asyncio.to_thread(self._read), started)
+                    self._apply(await asyncio.to_thread(self._read, asked), started, asked)
                 except Exception:  # noqa: BLE001 - the next sync tries again
                     log.exception("reading the deadlines failed")
+                    self._asked = None  # what was asked for is read with the rest next time
                 if self._sync_again:
                     # A burst: every run (or inbox batch) asks for a sync; those coming in the
                     # next moment share one read of all deadlines instead of one read each.
@@ -118,23 +131,30 @@ class DeadlineScheduler:
                         await asyncio.wait_for(self._stopped.wait(),
                                                SYNC_SPACING if self._running else MAIL_SYNC_SPACING)
 
-    def request_sync(self) -> None:
-        """Ask for a :meth:`sync` soon (call from the event loop's thread)."""
-        self._track(asyncio.get_running_loop().create_task(self.sync()))
+    def request_sync(self, games: Iterable[str] | None = None) -> None:
+        """Ask for a :meth:`sync` of ``games`` (None: of every game) soon (call from the
+        event loop's thread)."""
+        self._track(asyncio.get_running_loop().create_task(self.sync(games)))
 
     def _track(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _apply(self, deadlines: list[tuple[str, datetime]], started: int) -> None:
-        """Match the jobs to ``deadlines``, read when the epoch was ``started``.
+    def _apply(self, deadlines: list[tuple[str, datetime]], started: int, games: set[str] | None) -> None:
+        """Match the jobs of ``games`` (None: every game's) to ``deadlines``, read when the
+        epoch was ``started``.
 
         A game whose run ended after that read began is left alone: the read may predate its
         commit, and the sync that run asks for will schedule its next deadline.
         """
         wanted = {game: max(due, self._hold.get(game, due)) for game, due in deadlines}
-        self._hold = {game: when for game, when in self._hold.items() if game in wanted}
-        for game in set(self.scheduled) - set(wanted):
+        if games is None:
+            self._hold = {game: when for game, when in self._hold.items() if game in wanted}
+            gone = set(self.scheduled) - wanted.keys()
+        else:  # the games not read keep their jobs and holds
+            self._hold = {game: when for game, when in self._hold.items() if game in wanted or game not in games}
+            gone = (set(self.scheduled) & games) - wanted.keys()
+        for game in gone:
             self._remove(game)
         for game, due in wanted.items():
             if game in self._running or self._finished.get(game, -1) > started:
@@ -183,7 +203,7 @@ class DeadlineScheduler:
         else:
             self._hold[game] = utcnow() + timedelta(seconds=self.config.scheduler_sync_seconds)
         try:
-            await self.sync()
+            await self.sync([game])
         except asyncio.CancelledError:
             if not self._stopping:
                 raise  # a shutdown cancels the follow-up sync; anything else is real

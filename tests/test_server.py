@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -159,9 +159,9 @@ class Deadlines:
         self.calls: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def pending(self, session: Session) -> list[tuple[str, datetime]]:
+    def pending(self, session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
         with self.lock:
-            return list(self.due.items())
+            return [(game, due) for game, due in self.due.items() if games is None or game in games]
 
     def process(self, session: Session, config: Config, game: str, now: datetime) -> bool:
         self.calls[game] += 1
@@ -227,10 +227,10 @@ def test_syncs_asked_for_by_a_stream_of_mail_are_taken_together(sqlite_db: str, 
     due: dict[str, datetime] = {}
     reads: list[float] = []
 
-    def pending(session: Session) -> list[tuple[str, datetime]]:
+    def pending(session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
         reads.append(time.monotonic())
         time.sleep(0.01)  # a read of every game's deadline takes a while
-        return list(due.items())
+        return [(game, when) for game, when in due.items() if games is None or game in games]
 
     async def main() -> tuple[int, float]:
         config = Config(code="TEST", address="judge@example.org", data_dir=tmp_path, scheduler_sync_seconds=600)

@@ -20,6 +20,7 @@ next phase: :func:`judge.game.held.released`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -39,9 +40,10 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-def pending_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(game, moment) for every active game: when the judge must next look at it."""
-    return games_with_deadlines(session)
+def pending_deadlines(session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
+    """(game, moment) for every active game, or for those among ``games``: when the judge
+    must next look at it."""
+    return games_with_deadlines(session, games)
 
 
 def process_game(session: Session, config: Config, game: str, now: datetime) -> bool:

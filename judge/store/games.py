@@ -54,8 +54,11 @@ required to set the 'has submitted orders' status").
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import chain
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -70,13 +73,14 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     bindparam,
+    event,
     exists,
     insert,
     inspect,
     select,
     update,
 )
-from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .base import Base, utcnow
@@ -417,14 +421,48 @@ def next_due(deadline: datetime | None, grace: datetime | None, process_at: date
     return due
 
 
-def games_with_deadlines(session: Session) -> list[tuple[str, datetime]]:
-    """(name, next moment due) of every active game with a deadline, soonest first
-    (:func:`next_due`)."""
+def games_with_deadlines(session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
+    """(name, next moment due) of every active game with a deadline, or of those among
+    ``games``, soonest first (:func:`next_due`)."""
     stmt = select(Game.name, Game.deadline, Game.grace, Game.process_at, Game.reminder, Game.reminded_for,
                   Game.late_notices).where(Game.status == ACTIVE, Game.deadline.is_not(None))
+    if games is not None:
+        stmt = stmt.where(Game.name.in_(sorted(games)))
     due: list[tuple[str, datetime]] = []
     for name, *columns in session.execute(stmt):
         when = next_due(*columns)
         if when is not None:
             due.append((name, when))
     return sorted(due, key=lambda item: item[1])
+
+
+class WrittenGames:
+    """The names of the games added, changed or deleted through the sessions of ``factory``
+    since the last :meth:`take`: whose deadlines a scheduler must read again after an inbox
+    batch. Every write to a game's row goes through the ORM (as the kept game views of
+    :mod:`judge.game.view` also need); a session rolled back after its flush is counted all
+    the same, which costs one needless read. Thread-safe: the inbox reader's thread adds,
+    the event loop takes."""
+
+    def __init__(self, factory: sessionmaker[Session]) -> None:
+        self.factory = factory
+        self._names: set[str] = set()
+        self._lock = threading.Lock()
+        event.listen(factory, "after_flush", self._flushed)
+
+    def _flushed(self, session: Session, _context: object) -> None:
+        names = {obj.name for obj in chain(session.new, session.dirty, session.deleted) if isinstance(obj, Game)}
+        if names:
+            with self._lock:
+                self._names |= names
+
+    def take(self) -> set[str]:
+        """The games written since the last call."""
+        with self._lock:
+            names, self._names = self._names, set()
+        return names
+
+    def close(self) -> None:
+        """Stop listening to the factory's sessions (again: nothing)."""
+        if event.contains(self.factory, "after_flush", self._flushed):
+            event.remove(self.factory, "after_flush", self._flushed)
