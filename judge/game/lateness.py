@@ -149,7 +149,16 @@ def all_in(view: GameView, now: datetime) -> bool:
     deadline, nobody waits."""
     if not past_deadline(view.game, now) and any(p.wait for p in view.members(PLAYER)):
         return False
-    return not late_players(view) and not waited_for(view)
+    return not _anyone_late(view) and not waited_for(view)
+
+
+def _anyone_late(view: GameView) -> bool:
+    """Whether :func:`late_players` names anyone, found at the first late player: every order
+    mail asks, and the powers after it need not be checked nor the list sorted."""
+    if not view.started:
+        return False
+    need = orders.required(view.board, view.position)
+    return any(p.active and p.power in need and not submitted(view, p.power) for p in view.members(PLAYER))
 
 
 def abandon_late(view: GameView) -> list[Player]:

@@ -84,8 +84,15 @@ class GameView:
     def adopt(self, session: Session) -> None:
         """Take this view, kept from an earlier mail of the batch, into ``session`` (see the
         module docstring): its rows join the session as they are, the errors counted for
-        the mail start again, and orders entered in advance, if any, are read again."""
-        session.add(self.game)
+        the mail start again, and orders entered in advance, if any, are read again.
+
+        The rows are attached one by one, not with ``session.add(game)``: its cascade walks
+        every relationship of every row to find the same rows (:func:`_may_adopt` has
+        checked each is detached, persistent and not in ``session``), and was a tenth of an
+        order mail's ORM work."""
+        attach = session._update_impl  # noqa: SLF001 - Session.add without its cascade
+        for obj in _rows(self.game):
+            attach(instance_state(obj))
         self.session = session
         self._errors_now = {}
         if self._future:
@@ -312,11 +319,16 @@ def keep_views(session: Session) -> None:
         kept[view.name] = view
 
 
+def _rows(game: Game) -> list[object]:
+    """The game, its players and their absences: the rows ``session.add(game)`` cascades to."""
+    players = game.players
+    return [game, *players, *(a for p in players for a in p.absences)]
+
+
 def _objects(view: GameView) -> list[object]:
     """The rows a view holds: the game, its players, their absences, its orders entered in
     advance."""
-    players = view.game.players
-    return [view.game, *players, *(a for p in players for a in p.absences), *(view._future or ())]
+    return [*_rows(view.game), *(view._future or ())]
 
 
 def _whole(view: GameView) -> bool:

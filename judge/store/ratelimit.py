@@ -23,8 +23,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal, cast
 
-from sqlalchemy import Connection, String, Table, bindparam, delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, String, Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .base import Base, batch_memo
@@ -55,18 +54,23 @@ _WRITE = (update(_TABLE).where(_TABLE.c.key == bindparam("bucket"))
           .values(tokens=bindparam("left"), updated_at=bindparam("now"), told=bindparam("was_told")))
 
 
-#: A new key's full bucket, unless another transaction made it first (made once, as above);
-#: the key comes back when this one made it (psycopg gives no row count for the insert).
-_INSERT_NEW = {"postgresql": postgresql.insert(_TABLE).on_conflict_do_nothing().returning(_TABLE.c.key),
-               "sqlite": sqlite.insert(_TABLE).on_conflict_do_nothing().returning(_TABLE.c.key)}
+#: A new key's full bucket, unless another transaction made it first; the key comes back
+#: when this one made it (psycopg gives no row count for the insert). The same text on SQLite
+#: and PostgreSQL, with the columns' types on its parameters: SQLAlchemy keeps no compiled
+#: form of either dialect's ``INSERT ... ON CONFLICT`` and would compile it again for every
+#: new key, and a key is new again after an hour idle (:func:`prune`), so for most mails'
+#: sender and game.
+_INSERT_NEW = text('INSERT INTO rate_limit ("key", tokens, updated_at, told) VALUES (:key, :tokens, :updated_at, :told)'
+                   ' ON CONFLICT DO NOTHING RETURNING "key"').bindparams(
+    *(bindparam(c.name, type_=c.type) for c in (_TABLE.c.key, _TABLE.c.tokens, _TABLE.c.updated_at, _TABLE.c.told)))
+_ON_CONFLICT = frozenset({"postgresql", "sqlite"})
 
 
 def _insert_missing(connection: Connection, key: str, limit: int, now: datetime) -> bool:
     """Make ``key``'s full bucket; whether this call made it (False: another did first)."""
     values = {"key": key, "tokens": float(limit), "updated_at": now, "told": False}
-    statement = _INSERT_NEW.get(connection.dialect.name)
-    if statement is not None:
-        return connection.execute(statement, values).first() is not None
+    if connection.dialect.name in _ON_CONFLICT:
+        return connection.execute(_INSERT_NEW, values).first() is not None
     if connection.execute(_READ, {"bucket": key}).first() is not None:
         return False
     connection.execute(insert(_TABLE), values)
