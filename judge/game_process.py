@@ -50,6 +50,7 @@ from .mail.inbox import InboxProcessor, MailHandler
 from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
 from .store.base import make_engine, make_sessionmaker
 from .store.games import WrittenGames
+from .worker import set_within
 
 log = logging.getLogger(__name__)
 
@@ -148,14 +149,14 @@ class GameProcess:
         self._ready, self._running = asyncio.Event(), False
         asyncio.get_running_loop().add_reader(ours.fileno(), self._readable)
         try:
-            await asyncio.wait_for(self._ready.wait(), START_SECONDS)
-        except TimeoutError:
-            await self._end(0)
-            raise RuntimeError(f"the game process did not start within {START_SECONDS:.0f} s") from None
+            ready = await set_within(self._ready, START_SECONDS)
         except BaseException:  # cancelled (a stop during a restart): leave no child behind
             process.kill()
             await self._end(5)
             raise
+        if not ready:
+            await self._end(0)
+            raise RuntimeError(f"the game process did not start within {START_SECONDS:.0f} s")
         if not self._running:
             await self._end(1)
             raise RuntimeError(f"the game process ended as it started (exit code {process.exitcode})")

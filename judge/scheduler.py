@@ -22,7 +22,6 @@ milliseconds, each asking for a sync), they are taken together every ``MAIL_SYNC
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .config import Config
 from .store.base import utcnow
+from .worker import set_within
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +127,7 @@ class DeadlineScheduler:
                 if self._sync_again:
                     # A burst: every run (or inbox batch) asks for a sync; those coming in the
                     # next moment share one read of all deadlines instead of one read each.
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._stopped.wait(),
-                                               SYNC_SPACING if self._running else MAIL_SYNC_SPACING)
+                    await set_within(self._stopped, SYNC_SPACING if self._running else MAIL_SYNC_SPACING)
 
     def request_sync(self, games: Iterable[str] | None = None) -> None:
         """Ask for a :meth:`sync` of ``games`` (None: of every game) soon (call from the

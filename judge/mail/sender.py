@@ -45,6 +45,7 @@ from ..config import Config
 from ..store import nodes
 from ..store.base import utcnow
 from ..store.mail import QUEUE_WHERE, OutboxMessage
+from ..worker import set_within
 from .transport import DeliveryError, Transport, transport_for
 
 log = logging.getLogger(__name__)
@@ -277,10 +278,7 @@ class Sender:
                     await asyncio.to_thread(self.send_due)
                 except Exception:  # noqa: BLE001 - the database may be briefly away; retry later
                     log.exception("sending the outbox failed; retrying")
-                try:
-                    await asyncio.wait_for(self._wake.wait(), self.config.sender_poll_seconds)
-                except TimeoutError:
-                    pass
+                await set_within(self._wake, self.config.sender_poll_seconds)
         finally:
             beats.cancel()
 
