@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 PendingFn = Callable[[Session, Collection[str] | None], list[tuple[str, datetime]]]
 ProcessFn = Callable[[Session, Config, str, datetime], bool]
 PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
-SYNC_SPACING = 2.0  # seconds between re-reads of every deadline while phases are being processed
+SYNC_SPACING = 2.0  # seconds between reads of deadlines while phases are being processed
 MAIL_SYNC_SPACING = 0.25  # and while mail keeps asking for them (a batch of mail every few ms)
 
 
@@ -126,7 +126,7 @@ class DeadlineScheduler:
                     self._asked = None  # what was asked for is read with the rest next time
                 if self._sync_again:
                     # A burst: every run (or inbox batch) asks for a sync; those coming in the
-                    # next moment share one read of all deadlines instead of one read each.
+                    # next moment share one read instead of one read each.
                     await set_within(self._stopped, SYNC_SPACING if self._running else MAIL_SYNC_SPACING)
 
     def request_sync(self, games: Iterable[str] | None = None) -> None:
