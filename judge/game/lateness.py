@@ -30,6 +30,7 @@ who is late (njudge ``data/deadlines``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta, tzinfo
 
 from ..store.games import ABANDONED, PLAYER, Game, Player
@@ -109,11 +110,15 @@ def submitted(view: GameView, power: str) -> bool:
 
 def late_players(view: GameView) -> list[Player]:
     """Players of powers that must order in this phase and have not submitted, in map order."""
+    return sorted(_late(view), key=lambda p: view.power_rank(p.power))
+
+
+def _late(view: GameView) -> Iterator[Player]:
+    """The late players of :func:`late_players`, in no order, found one at a time."""
     if not view.started:
-        return []
+        return
     need = orders.required(view.board, view.position)
-    late = [p for p in view.members(PLAYER) if p.active and p.power in need and not submitted(view, p.power)]
-    return sorted(late, key=lambda p: view.power_rank(p.power))
+    yield from (p for p in view.members(PLAYER) if p.active and p.power in need and not submitted(view, p.power))
 
 
 def open_powers(view: GameView) -> list[str]:
@@ -155,10 +160,7 @@ def all_in(view: GameView, now: datetime) -> bool:
 def _anyone_late(view: GameView) -> bool:
     """Whether :func:`late_players` names anyone, found at the first late player: every order
     mail asks, and the powers after it need not be checked nor the list sorted."""
-    if not view.started:
-        return False
-    need = orders.required(view.board, view.position)
-    return any(p.active and p.power in need and not submitted(view, p.power) for p in view.members(PLAYER))
+    return next(_late(view), None) is not None
 
 
 def abandon_late(view: GameView) -> list[Player]:

@@ -131,8 +131,9 @@ class OutboxMessage(Base):
         # In id order within a status: SQLite takes this index for the claim (status pinned),
         # and in this order it reads no more rows than it keeps (migration 0011).
         Index("ix_outbox_message_status", "status", "id"),
-        # The sender's queue: the rows it may claim, in id order. Without it each claim of a
-        # burst's rows walks every pending row (40,000 at 5,000 games) and sorts them.
+        # The sender's queue: the rows it may claim, in id order; PostgreSQL's claim walks it.
+        # Without an index in id order each claim of a burst's rows reads every pending row
+        # (40,000 at 5,000 games) and sorts them.
         Index("ix_outbox_message_queue", "id", sqlite_where=text(QUEUE_WHERE), postgresql_where=text(QUEUE_WHERE)),
         # Only the rows in some process's hands: indexing the unclaimed (every sent row) drew
         # SQLite's claim onto this index, to walk all of them.
