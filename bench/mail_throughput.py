@@ -8,7 +8,10 @@
    handler until every reply is queued (orders for started Standard games). Printed: the
    rates, their ratios to the sink, the CPU time of the process per mail in each (the clients' share included: the
    figure to trust on a busy machine), and p50/p99 of the time from a mail's send to its 250
-   and to its reply queued. With ``--nodes N`` the judge is N nodes on the one database
+   and to its reply queued; and the CPU a mail the machine's cores would give everything
+   (clients, judge, database server, relay) at half the sink's rate, beside what the run used
+   (the relay's process and, for a PostgreSQL server on this machine, its processes, read
+   from /proc). With ``--nodes N`` the judge is N nodes on the one database
    (each its own listener, reader and sender, as on N machines), the clients spread over
    their listeners.
 2. 1 and then N games reach their deadline at once with grace set to the deadline, so every
@@ -114,6 +117,10 @@ class SinkRelay:
             raise TimeoutError("sink relay did not start")
 
     @property
+    def pid(self) -> int | None:
+        return self._proc.pid
+
+    @property
     def count(self) -> int:
         return int(self._count.value)
 
@@ -140,6 +147,21 @@ def process_cpu(pid: int | None) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(name: str = "postgres") -> float:
+    """The CPU seconds all processes called ``name`` on this machine have used so far (a
+    local database server and its backends), read from /proc; 0 where it cannot be read."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, _, rest = stat.read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.partition("(")[2] == name:
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def wait_until(what: Callable[[], bool], timeout: float = 1800, step: float = 0.01) -> float:
@@ -284,7 +306,9 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     config = Config(**{**config.__dict__, "relay_host": "127.0.0.1", "relay_port": relay.port})
     before = count(OutboxMessage)
 
-    game_cpu = [0.0]
+    game_cpu = [0.0, 0.0, 0.0]  # the game processes', the database server's (PostgreSQL here), the relay's
+    local_server = factory.kw["bind"].dialect.name == "postgresql" and factory.kw["bind"].url.host in (
+        "127.0.0.1", "localhost", None)
 
     async def main() -> tuple[float, float, dict[bytes, tuple[float, float]]]:
         # Every node after the first is another judge on the same database, as a second
@@ -295,12 +319,16 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
             await server.start()
         try:
             before = sum(process_cpu(server.game_pid) for server in servers)
+            db_before = server_cpu() if local_server else 0.0
+            relay_before = process_cpu(relay.pid)
             t0 = time.perf_counter()
             _, acks = await asyncio.to_thread(push, [server.config.smtp_port for server in servers],
                                               config.address, batch, clients)
             read = await asyncio.to_thread(wait_until, lambda: count(  # every 50 ms: the watch costs little
                 InboxMessage, InboxMessage.status == "new") == 0, 1800, 0.05)
             game_cpu[0] = sum(process_cpu(server.game_pid) for server in servers) - before
+            game_cpu[1] = server_cpu() - db_before if local_server else 0.0
+            game_cpu[2] = process_cpu(relay.pid) - relay_before
             return t0, read, acks
         finally:
             for server in servers:
@@ -327,6 +355,12 @@ def ingest(config: Config, factory: sessionmaker[Session], mails: int, clients: 
     print(f"  CPU per mail (this process, the clients included, and the judge's game process): "
           f"sink {sink_cpu / mails * 1000:.2f} ms, judge {judge_cpu / mails * 1000:.2f} ms "
           f"(game process {game_cpu[0] / mails * 1000:.2f} ms)   ratio {sink_cpu / judge_cpu:.2f}")
+    cores = os.cpu_count() or 1
+    whole = (judge_cpu + game_cpu[1] + game_cpu[2]) / mails * 1000
+    print(f"  at 0.5 of the sink, {cores} cores give {cores / (0.5 * sink_rate) * 1000:.2f} ms of CPU a mail to "
+          f"everything (clients, judge, database, relay); this run used {whole:.2f} ms (the relay "
+          f"{game_cpu[2] / mails * 1000:.2f} ms"
+          + (f", the database server {game_cpu[1] / mails * 1000:.2f} ms" if local_server else "") + ")")
     print(f"  time to 250:          p50 {pct(ack, 50) * 1000:7.1f} ms  p99 {pct(ack, 99) * 1000:7.1f} ms")
     print(f"  send to reply queued: p50 {pct(queued_latency, 50) * 1000:7.1f} ms  "
           f"p99 {pct(queued_latency, 99) * 1000:7.1f} ms")
