@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Captured, CaptureSMTP, free_port
+from conftest import Captured, CaptureSMTP, free_port, migrate
 from sqlalchemy import func, select
 
 from judge.config import Config
@@ -28,7 +28,6 @@ from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
 from judge.store.mail import InboxMessage, OutboxMessage
-from judge.store.migrate import upgrade
 from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
@@ -61,7 +60,7 @@ class LiveJudge:
     """A running JudgeServer in a thread of its own."""
 
     def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, **settings: object) -> None:
-        upgrade(url)
+        migrate(url)
         self.url = url
         self.relay = relay
         self.config = Config(
