@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import atexit
 import email
 import email.policy
 import os
@@ -153,7 +154,21 @@ def sqlite_db(tmp_path: Path) -> str:
     return sqlite_url(tmp_path)
 
 
-_MIGRATED: list[Path] = []  # this process's SQLite file at the newest migration, made once
+_MIGRATED: list[Path] = []  # this process's SQLite file at the newest migration
+
+
+def _migrated_file() -> Path:
+    """This process's SQLite file at the newest migration: made at the first call, and again
+    if it has gone (a cleaner of /tmp); removed when the process ends."""
+    from judge.store.migrate import upgrade
+
+    if not _MIGRATED or not _MIGRATED[0].exists():
+        folder = tempfile.mkdtemp(prefix="judge-migrated-")
+        atexit.register(shutil.rmtree, folder, True)
+        made = Path(folder) / "judge.db"
+        upgrade(f"sqlite:///{made}")
+        _MIGRATED[:] = [made]
+    return _MIGRATED[0]
 
 
 def migrate(url: str) -> None:
@@ -163,11 +178,7 @@ def migrate(url: str) -> None:
     parsed = make_url(url)
     target = Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
     if target is not None and not target.exists():
-        if not _MIGRATED:
-            made = Path(tempfile.mkdtemp(prefix="judge-migrated-")) / "judge.db"
-            upgrade(f"sqlite:///{made}")
-            _MIGRATED.append(made)
-        shutil.copyfile(_MIGRATED[0], target)
+        shutil.copyfile(_migrated_file(), target)
     upgrade(url)
 
 
