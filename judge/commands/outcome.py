@@ -124,7 +124,11 @@ class Copy:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a handler did (see the module docstring); ``copies`` get the mail's whole reply."""
+    """What a handler did (see the module docstring); ``copies`` get the mail's whole reply.
+    ``reply_to`` is the ``Reply-To`` the reply carries (a confirmation request's address: the
+    reply is that request); ``proved`` says the mail proved its sender's identity without a
+    sign-on (a good CONFIRM token); ``asked_of`` is the game an unconfirmed request was made
+    of (counted against that game's limit for strangers)."""
 
     reply: tuple[str, ...] = ()
     errors: int = 0
@@ -138,6 +142,9 @@ class Outcome:
     failure: str | None = None
     files: tuple[File, ...] = ()
     copies: tuple[Copy, ...] = ()
+    reply_to: str | None = None
+    proved: bool = False
+    asked_of: GameView | None = None
 
 
 def signon_failed(message: str | None = None) -> Outcome:

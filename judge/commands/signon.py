@@ -4,7 +4,8 @@
 - ``SIGNON ?name password``: a place in a forming game (again: the password is updated).
 - ``SIGNON <letter><name> password``: as the power with that letter, ``M`` the master,
   ``O`` an observer; an abandoned power is taken over (:mod:`judge.game.takeover`).
-- ``OBSERVE name password``: as an observer.
+- ``OBSERVE name password``: as an observer; an address that observes the game for the
+  first time confirms it first (the reply is a confirmation request: ``CONFIRM``).
 - ``SET PREFERENCE E[FGR][TAI]``: the powers a player would like, before the start.
 
 A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
@@ -13,13 +14,13 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import absences, joining, listing, status, takeover
+from ..game import absences, confirming, joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
 from ..game.joining import JoinError
 from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import ACTIVE, MASTER, PAUSED, Player
-from ..store.passwords import check_password
+from ..store.passwords import check_password, hash_password
 from .outcome import Call, Identity, Outcome, said, signon_failed
 
 
@@ -95,12 +96,15 @@ def observe(call: Call) -> Outcome:
 
 
 def _observe(call: Call, view: GameView, password: str) -> Outcome:
-    found = joining.observe(view, call.sender, password)
-    if found is None:
+    """An observer of the game signs on; an address that is none yet is asked to confirm
+    first (:mod:`judge.game.confirming`): the reply is the request, and nothing is done."""
+    me = joining.observer_at(view, call.sender)
+    if me is None:
+        asked = confirming.ask_observe(view, call.config, call.sender, hash_password(password), call.now)
+        return Outcome(reply=(asked.text,), about=view, reply_to=asked.reply_to, asked_of=view)
+    if not check_password(password, me.password_hash):
         return signon_failed()
-    me, new = found
-    return Outcome(reply=(render.observe_text(context(call.config, view, me)),), changed=new,
-                   signed_on=Identity(view, me))
+    return Outcome(reply=(render.observe_text(context(call.config, view, me)),), signed_on=Identity(view, me))
 
 
 def absence_lines(call: Call, view: GameView, me: Player) -> list[str]:
