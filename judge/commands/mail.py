@@ -17,6 +17,14 @@ whole mail go to everyone in one notice. Exactly one reply goes back to the send
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
+Identity before limits: a mail over its From address's rate limit (the inbox flags it
+``over_limit``) is read only when it proves who sent it (a correct sign-on, a reply address,
+a good CONFIRM token), as anyone can forge a From header; else it is undone and answered
+once, then not. A signed-on mail is counted in its signer's own bucket (a player's or
+master's ``member:<id>``; observers and strangers share the game's ``game:<name>``), so no
+one else's mails can use it up. A mail sent to a confirmation address (``judge+c...@``) is
+read as ``CONFIRM <token>`` alone.
+
 The sender is the mail's reply address, as njudge reads it: the last ``Reply-To`` address,
 else the ``From`` address (bare addresses, never one inside a display name). A sign-on from
 an address other than the member's own (njudge: "If the SIGN ON command does not come from
