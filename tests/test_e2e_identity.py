@@ -4,7 +4,9 @@ judge only once it has confirmed it wants it."""
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +21,18 @@ GAME_LIMIT = 20
 
 
 @pytest.fixture
+def strict(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    """A judge that reads ten mails a minute from one address."""
+    relay = CaptureSMTP().start()
+    judge = LiveJudge(database_url, relay, tmp_path, sender_mails_per_minute=10)
+    try:
+        yield judge
+    finally:
+        judge.stop()
+        relay.stop()
+
+
+@pytest.fixture
 def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that lets twenty mails a minute reach one game."""
     relay = CaptureSMTP().start()
@@ -28,6 +42,12 @@ def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     finally:
         judge.stop()
         relay.stop()
+
+
+def refills(started: float, per_minute: int) -> int:
+    """How many mails a bucket of ``per_minute`` may have got back since ``started`` (it
+    refills evenly): the slack a count of replies needs on a loaded machine."""
+    return math.ceil((time.monotonic() - started) * per_minute / 60)
 
 
 def taken(reply: Mail) -> None:
@@ -43,11 +63,13 @@ def test_observers_flooding_sign_ons_do_not_silence_the_players(busy: LiveJudge)
     watchers = [f"w{n}@strangers.test" for n in range(6)]
     for w in watchers:
         busy.observe(w, "flood", "any")
-    sent = [busy.send(w, "signon Oflood any") for _ in range(5) for w in watchers]
+    started = time.monotonic()
+    sent = [busy.send(w, "signon Oflood any") for _ in range(8) for w in watchers]
     busy.settle()
     answered = [m for mid in sent for m in busy.answers(mid)]
-    assert sum(f"has had more than {GAME_LIMIT} mails in the last minute" in m.body for m in answered) == 1
-    assert len(answered) <= GAME_LIMIT + 1, "no reply storm"
+    refilled = refills(started, GAME_LIMIT)
+    assert 1 <= sum(f"has had more than {GAME_LIMIT} mails in the last minute" in m.body for m in answered) <= 1 + refilled
+    assert len(answered) <= GAME_LIMIT + 1 + 2 * refilled < len(sent), "no reply storm"
     mid = busy.send(powers["France"], "signon Fflood pw\nA par - bur")
     busy.settle()
     replies = busy.answers(mid)
@@ -55,29 +77,30 @@ def test_observers_flooding_sign_ons_do_not_silence_the_players(busy: LiveJudge)
     taken(replies[0])
 
 
-def test_forged_mails_do_not_silence_the_victims_orders(live: LiveJudge) -> None:
-    """Item 8: 35 forged mails from a player's address use up its address's limit; the
-    player's own signed-on orders, from the same address, are still taken and answered,
-    and so is a reply to play. The forged flood itself draws at most one reply a mail up to
-    the limit, one that says so, then nothing."""
-    powers = start_game(live, "forge")
+def test_forged_mails_do_not_silence_the_victims_orders(strict: LiveJudge) -> None:
+    """Item 8: 35 forged mails from a player's address use up its address's limit (ten a
+    minute here); the player's own signed-on orders, from the same address, are still taken
+    and answered, and so is a reply to play. The forged flood itself draws a reply a mail up
+    to the limit, one that says so, then nothing (as the bucket refills, a few more)."""
+    powers = start_game(strict, "forge")
     victim = powers["France"]
-    forged = [live.send(victim, "list forge") for _ in range(30)]
-    forged += [live.send(victim, f"signon Fforge guess{n}") for n in range(5)]
-    live.settle()
-    told = [m for mid in forged for m in live.answers(mid)]
-    limit = live.config.sender_mails_per_minute
-    assert len(told) <= limit + 2, "the bucket refills half a mail a second: at most one more"
+    started = time.monotonic()
+    forged = [strict.send(victim, "list forge") for _ in range(30)]
+    forged += [strict.send(victim, f"signon Fforge guess{n}") for n in range(5)]
+    strict.settle()
+    told = [m for mid in forged for m in strict.answers(mid)]
+    limit = strict.config.sender_mails_per_minute
+    assert len(told) <= limit + 1 + 2 * refills(started, limit) < len(forged), "no reply storm"
     assert sum(f"more than {limit} mails in a minute" in m.body for m in told) >= 1
-    mid = live.send(victim, "signon Fforge pw\nA par - bur")
-    live.settle()
-    replies = live.answers(mid)
+    mid = strict.send(victim, "signon Fforge pw\nA par - bur")
+    strict.settle()
+    replies = strict.answers(mid)
     assert len(replies) == 1
     taken(replies[0])
     assert replies[0].reply_to.startswith("judge+")
-    again = live.send(victim, "A par - bur", to=replies[0].reply_to)
-    live.settle()
-    assert len(live.answers(again)) == 1 and "Army Paris -> Burgundy." in live.answers(again)[0].body
+    again = strict.send(victim, "A par - bur", to=replies[0].reply_to)
+    strict.settle()
+    assert len(strict.answers(again)) == 1 and "Army Paris -> Burgundy." in strict.answers(again)[0].body
 
 
 def test_an_unconfirmed_observer_gets_one_mail_and_no_broadcast(live: LiveJudge) -> None:
