@@ -88,7 +88,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/reply_cut": {"limit": 250000, "left_out": 12},
     "player/signon": {"power": "France", "game": "dt"},
     "player/observe": {"game": "dt"},
-    "player/joined": {"game": "dt", "players": 3, "needed": 4, "again": True, "preference": False},
+    "player/joined": {"game": "dt", "players": 3, "needed": 4, "again": True},
     "player/preference": {"preference": "EFG"},
     "player/wait": {"on": True},
     "player/order_lines": {"lines": [("A par - bur", ["No."], ["Careful."])]},

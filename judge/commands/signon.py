@@ -1,7 +1,8 @@
 """CREATE, SIGNON, OBSERVE and SET PREFERENCE: who the sender is for the rest of the mail.
 
 - ``CREATE ?name password [variant] [option=value ...]``: a new game, the sender its master.
-- ``SIGNON ?name password``: a place in a forming game (again: the password is updated).
+- ``SIGNON ?name password``: a place in a forming game (again: with the same password; only
+  SET PASSWORD changes it, as in njudge).
 - ``SIGNON <letter><name> password``: as the power with that letter, ``M`` the master,
   ``O`` an observer; an abandoned power is taken over (:mod:`judge.game.takeover`).
 - ``OBSERVE name password``: as an observer.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from .. import render
 from ..game import absences, joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
-from ..game.joining import JoinError
+from ..game.joining import JoinError, WrongPassword
 from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import ACTIVE, MASTER, PAUSED, Player
@@ -77,6 +78,8 @@ def _join(call: Call, name: str, password: str) -> Outcome:
         return signon_failed(render.refusal("game_unknown", game=name))
     try:
         joined = joining.join(view, call.sender, password)
+    except WrongPassword:
+        return signon_failed()
     except JoinError as exc:
         return call.error(str(exc))
     ctx = context(call.config, view, joined.player)

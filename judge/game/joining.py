@@ -5,8 +5,8 @@ A game is created by its master (``CREATE ?name password [variant] [option=value
 with the judgekeeper's clocks and lateness settings (``[clocks]``, ``[games]``); the master
 changes them with SET commands in the same mail or later, before the start.
 Players take places with ``SIGNON ?name password`` while it forms; the same address signing
-on again does not take a second place: its password (and, in the same mail, its preference)
-is updated instead; a newcomer must meet the game's minimum record (:mod:`.records`). When
+on again does not take a second place, and must give the password it has (njudge changes a
+password only with SET PASSWORD: a different one is a wrong password); a newcomer must meet the game's minimum record (:mod:`.records`). When
 every power has a player the game starts: powers are assigned by
 the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
 the start mail.
@@ -41,6 +41,10 @@ _NAME = re.compile(r"^[a-z0-9]{1,8}$")
 
 class JoinError(ValueError):
     """A game that cannot be created or joined; the message is for the sender."""
+
+
+class WrongPassword(JoinError):
+    """A second ``SIGNON ?name`` from a player of the game with another password than its own."""
 
 
 def create(session: Session, config: Config, name: str, password: str, words: list[str], master: str) -> GameView:
@@ -89,7 +93,8 @@ class Joined:
 
 
 def join(view: GameView, address: str, password: str) -> Joined:
-    """Give ``address`` a place in the forming game (or update the place it has)."""
+    """Give ``address`` a place in the forming game (or find the place it has: then
+    ``password`` must be its password, else :class:`WrongPassword`)."""
     game = view.game
     if game.status != FORMING:
         raise JoinError(render.refusal("game_not_forming", game=game.name))
@@ -101,8 +106,8 @@ def join(view: GameView, address: str, password: str) -> Joined:
         mine = Player(game_id=game.id, email=address, password_hash=hash_password(password), role=PLAYER)
         game.players.append(mine)
         view.session.flush()
-    else:
-        mine.password_hash = hash_password(password)
+    elif not check_password(password, mine.password_hash):
+        raise WrongPassword(address)
     joined = len(view.members(PLAYER))
     log.info("%s %s %s (%d of %d)", address, "signed on again to" if again else "joined", game.name, joined,
              len(view.map.powers))

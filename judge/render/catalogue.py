@@ -87,7 +87,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/reply_cut", SECTION, "a reply over the size limit: how many parts were left out"),
     Entry("player/signon", SECTION, "signed on as a power or the master"),
     Entry("player/observe", SECTION, "now observing a game"),
-    Entry("player/joined", SECTION, "a place in a forming game (or the place updated)"),
+    Entry("player/joined", SECTION, "a place in a forming game (or the place the sender has)"),
     Entry("player/preference", SECTION, "a preference list set"),
     Entry("player/wait", SECTION, "SET WAIT / SET NOWAIT acknowledged"),
     Entry("player/order_lines", SECTION, "each order line of a mail, with its errors and warnings"),
