@@ -87,3 +87,71 @@ def test_the_rollback_notice_is_wrapped_to_the_line_width(live: LiveJudge) -> No
     long = [line for line in notice.body.splitlines() if len(line) > LINE_WIDTH]
     assert not long, long
     assert "Austria, England, France, Germany, Italy, Russia and Turkey" in " ".join(notice.body.split())
+
+
+def test_create_takes_njudges_option_words_in_any_order(live: LiveJudge) -> None:
+    reply = live.reply(GM, "create ?gun pw standard gunboat")
+    assert "[Error Flag]" not in reply.subject, reply.body
+    assert "Settings: GUNBOAT." in reply.body
+    assert live.game_value("gun", "gunboat") is True
+
+    reply = live.reply(GM, "create ?nmr pw NMR gunboat oceania grey")
+    assert "[Error Flag]" not in reply.subject, reply.body
+    assert live.game_value("nmr", "map_name") == "oceania"
+    assert live.game_value("nmr", "nmr") is True and live.game_value("nmr", "gunboat") is True
+    assert live.game_value("nmr", "press") == "grey"
+    live.reply(GM, "create ?nonmr pw no nmr")
+    assert live.game_value("nonmr", "nmr") is False and live.game_value("nonmr", "map_name") == "standard"
+
+    refused = live.reply(GM, "create ?bad pw standard blind")
+    assert refused.subject.endswith("[Error Flag]") and "'blind' is none of them" in refused.body, refused.body
+    assert live.game_value("bad", "name") is None
+    refused = live.reply(GM, "create ?two pw standard oceania")
+    assert "CREATE takes one variant" in refused.body, refused.body
+
+
+def test_a_star_in_a_preference_list_is_any_power(live: LiveJudge) -> None:
+    live.reply(GM, "create ?pref gmpw")
+    reply = live.reply("ann@players.test", "signon ?pref pw\nset preference FG*")
+    assert "[Error Flag]" not in reply.subject, reply.body
+    assert "Preference list 'FG*' set." in reply.body
+    reply = live.reply("bob@players.test", "signon ?pref pw\nset preference *")
+    assert "[Error Flag]" not in reply.subject, reply.body
+
+
+def test_diary_entries_are_kept_private_and_shown_to_everyone_at_the_end(live: LiveJudge) -> None:
+    powers = start_game(live, "dia")
+    france, italy = powers["France"], powers["Italy"]
+    first = live.reply(france, "signon Fdia pw\ndiary\nGermany means to take Burgundy.\n  I shall let him.\nendpress")
+    assert "[Error Flag]" not in first.subject, first.body
+    assert "Diary entry 1 for game 'dia' recorded" in first.body
+    second = live.reply(france, "signon Fdia pw\ndiary record\nA second thought.\nendpress\nA par - bur")
+    assert "Diary entry 2 for game 'dia' recorded" in second.body and "Army Paris -> Burgundy" in second.body
+    third = live.reply(france, "signon Fdia pw\ndiary record\nA third.\nsignoff")
+    assert "Diary entry 3" in third.body
+
+    listing = live.reply(france, "signon Fdia pw\ndiary list").body
+    assert re.search(r"^ +1  \w{3} \w{3} \d\d \d{4}", listing, re.M) and re.search(r"^ +3  ", listing, re.M)
+    read = live.reply(france, "signon Fdia pw\ndiary read 1").body
+    assert "Germany means to take Burgundy.\n  I shall let him." in read
+    deleted = live.reply(france, "signon Fdia pw\ndiary delete 2").body
+    assert "Diary entry 2 for game 'dia' deleted." in deleted
+    after = live.reply(france, "signon Fdia pw\ndiary delete 2\ndiary record\nFourth.\nendpress")
+    assert after.subject.endswith("[Error Flag]") and "no diary entry 2" in after.body
+    assert "Diary entry 4 for game 'dia' recorded" in after.body, "numbers are not given again"
+
+    other = live.reply(italy, "signon Idia pw\ndiary read 1\ndiary list")
+    assert "Germany means" not in other.body and "no diary entry 1" in other.body
+    assert "You have no diary entries for game 'dia'." in other.body
+    unknown = live.reply(italy, "signon Idia pw\ndiary lsit\nendpress")
+    assert unknown.subject.endswith("[Error Flag]") and "'lsit' is none of them" in unknown.body
+
+    mails = live.mail(GM, "signon Mdia gmpw\nterminate", expect=1 + 2 * EVERYONE)
+    diaries = [m for m in mails if m.subject.endswith("Diaries")]
+    assert sorted(m.to for m in diaries) == sorted([GM, *powers.values()])
+    body = diaries[0].body
+    assert "France's diary" in body and "Germany means to take Burgundy." in body and "Fourth." in body
+    assert "A second thought." not in body and france not in body
+    refused = live.reply(france, "signon Fdia pw\ndiary\nToo late.\nendpress")
+    assert refused.subject.endswith("[Error Flag]")
+    assert "Fourth." in live.reply(france, "signon Fdia pw\ndiary read 4").body

@@ -89,6 +89,10 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/observe", SECTION, "now observing a game"),
     Entry("player/joined", SECTION, "a place in a forming game (or the place the sender has)"),
     Entry("player/preference", SECTION, "a preference list set"),
+    Entry("player/diary_recorded", SECTION, "DIARY RECORD: the entry's number"),
+    Entry("player/diary_list", SECTION, "DIARY LIST: the entries' numbers and dates"),
+    Entry("player/diary_entry", SECTION, "DIARY READ: one entry"),
+    Entry("player/diary_deleted", SECTION, "DIARY DELETE: the entries taken away"),
     Entry("player/wait", SECTION, "SET WAIT / SET NOWAIT acknowledged"),
     Entry("player/order_lines", SECTION, "each order line of a mail, with its errors and warnings"),
     Entry("player/adjustments", SECTION, "adjustment orders kept and dropped over the allowance"),
@@ -134,6 +138,7 @@ CATALOGUE: tuple[Entry, ...] = (
     # -- game life part B: master tools, draws and concessions, the end of a game, information -----
     Entry("all/game_end", MAIL, "the game is over (victory, draw, concession, termination), with its summary",
           "ending"),
+    Entry("all/diaries", MAIL, "the players' diaries (DIARY), to everyone after the game's final mail", "ending"),
     Entry("all/rolled_back", MAIL, "the master rolled the game back: withdrawn results, position, deadline",
           "notice"),
     Entry("all/unstarted", MAIL, "the master returned a started game to forming", "notice"),
