@@ -47,6 +47,8 @@ def test_signon_counts_and_a_second_signon_keep_the_password(live: LiveJudge) ->
     notice = next(m for m in mails if m.to == "p1@players.test")
     assert "are reminded 1 hour\nbefore each deadline." in notice.body, notice.body
     assert "absences of at most 1 day." in notice.body
+    listing = live.reply("someone@players.test", "list words").body
+    assert "reminder 1 hour before the deadline, absences of at most 1 day." in listing, listing
 
 
 def test_columns_hold_a_long_power_name(live: LiveJudge) -> None:
