@@ -9,10 +9,10 @@ other switches of :data:`SWITCH_WORDS`, a one-word press setting (``grey``, ``no
 them with SET commands in the same mail or later, before the start.
 Players take places with ``SIGNON ?name password`` while it forms; the same address signing
 on again does not take a second place, and must give the password it has (njudge changes a
-password only with SET PASSWORD: a different one is a wrong password); a newcomer must meet the game's minimum record (:mod:`.records`). When
-every power has a player the game starts: powers are assigned by
-the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
-the start mail.
+password only with SET PASSWORD: a different one is a wrong password); a newcomer must meet
+the game's minimum record (:mod:`.records`). When every power has a player the game starts:
+powers are assigned by the preference lists (:mod:`.assign`), the first phase gets its
+deadline, and everyone gets the start mail.
 """
 
 from __future__ import annotations
