@@ -188,15 +188,21 @@ class LiveJudge:
             engine.dispose()
 
 
-@pytest.fixture
-def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+def running(database_url: str, tmp_path: Path, **settings: object) -> Iterator[LiveJudge]:
+    """A LiveJudge with its relay, with ``settings`` over the tests' config, stopped after
+    (a fixture's body: ``yield from running(...)``)."""
     relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path)
+    judge = LiveJudge(database_url, relay, tmp_path, **settings)
     try:
         yield judge
     finally:
         judge.stop()
         relay.stop()
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    yield from running(database_url, tmp_path)
 
 
 def bodies_to(mails: list[Mail], address: str) -> list[Mail]:

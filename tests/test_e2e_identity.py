@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 import test_e2e_harness as harness
-from conftest import CaptureSMTP
-from test_e2e_harness import JUDGE, LiveJudge, Mail, start_game
+from test_e2e_harness import JUDGE, LiveJudge, Mail, running, start_game
 
 live = harness.live
 GM = "gm@players.test"
@@ -23,25 +22,13 @@ GAME_LIMIT = 20
 @pytest.fixture
 def strict(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that reads ten mails a minute from one address."""
-    relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path, sender_mails_per_minute=10)
-    try:
-        yield judge
-    finally:
-        judge.stop()
-        relay.stop()
+    yield from running(database_url, tmp_path, sender_mails_per_minute=10)
 
 
 @pytest.fixture
 def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that lets twenty mails a minute reach one game."""
-    relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path, game_mails_per_minute=GAME_LIMIT)
-    try:
-        yield judge
-    finally:
-        judge.stop()
-        relay.stop()
+    yield from running(database_url, tmp_path, game_mails_per_minute=GAME_LIMIT)
 
 
 def refills(started: float, per_minute: int) -> int:
