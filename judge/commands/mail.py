@@ -168,6 +168,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             if mail.over_limit:
                 _refuse_unread(session, config, mail)
                 return False
+            if out.asked_of is not None and not _within_game_limit(session, config, mail, out.asked_of.name, now):
+                return False
             _wrong_password(session, config, mail, out.failure)
             return True
         if out.signed_on is not None and not _within_own_limit(session, config, mail, out.signed_on, now,

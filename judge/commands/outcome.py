@@ -147,10 +147,12 @@ class Outcome:
     asked_of: GameView | None = None
 
 
-def signon_failed(message: str | None = None) -> Outcome:
+def signon_failed(message: str | None = None, *, game: GameView | None = None) -> Outcome:
     """A wrong game, power or password: the mail's changes are undone and its reply says
-    ``Invalid password or power ID specified.`` (with ``message`` when there is more to say)."""
-    return Outcome(failed_signon=True, failure=message)
+    ``Invalid password or power ID specified.`` (with ``message`` when there is more to say).
+    A failure at a ``game`` that exists is counted against that game's limit for strangers,
+    so guesses from many addresses cannot draw a reply storm."""
+    return Outcome(failed_signon=True, failure=message, asked_of=game)
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),

@@ -59,13 +59,13 @@ def signon(call: Call) -> Outcome:
     if me is None and letter != "M":
         taken = takeover.take_over(view, call.config, letter, call.sender, password, call.now)
         if isinstance(taken, str):
-            return signon_failed(taken)
+            return signon_failed(taken, game=view)
         if taken is not None:
             taken.player.since_phase = taken.player.since_phase or view.game.phase
             return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
                            signed_on=Identity(view, taken.player))
     if me is None or not check_password(password, me.password_hash):
-        return signon_failed()
+        return signon_failed(game=view)
     role = "Master" if letter == "M" else me.power or "Player"
     ctx = context(call.config, view, me)
     sections = [render.signon_text(ctx, role)]
@@ -82,7 +82,7 @@ def _join(call: Call, name: str, password: str) -> Outcome:
     try:
         joined = joining.join(view, call.sender, password)
     except WrongPassword:
-        return signon_failed()
+        return signon_failed(game=view)
     except JoinError as exc:
         return call.error(str(exc))
     ctx = context(call.config, view, joined.player)
@@ -108,7 +108,7 @@ def _observe(call: Call, view: GameView, password: str) -> Outcome:
         asked = confirming.ask_observe(view, call.config, call.sender, hash_password(password), call.now)
         return Outcome(reply=(asked.text,), about=view, reply_to=asked.reply_to, asked_of=view)
     if not check_password(password, me.password_hash):
-        return signon_failed()
+        return signon_failed(game=view)
     return Outcome(reply=(render.observe_text(context(call.config, view, me)),), signed_on=Identity(view, me))
 
 
