@@ -91,14 +91,14 @@ def test_the_web_archive_shows_the_public_copy_of_grey_press_and_no_address(live
 
 
 def test_a_phase_picture_is_drawn_once_and_then_served_stored(live: LiveJudge) -> None:
-    from judge.store.pictures import StoredPicture
+    from judge.store.pictures import PhasePicture
 
     start_game(live, "pic")
     engine = make_engine(live.url)
 
     def stored() -> int:
         with make_sessionmaker(engine)() as s:
-            return int(s.scalar(select(func.count()).select_from(StoredPicture)) or 0)
+            return int(s.scalar(select(func.count()).select_from(PhasePicture)) or 0)
 
     web, other = ArchiveServer(live.config), ArchiveServer(live.config)
     try:

@@ -27,6 +27,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .. import __version__
 from ..engine import Adjudication, Board, Options, Position, adjudicate
 from ..engine.calendar import Calendar
 from ..engine.phase import ADJUSTMENT, Phase
@@ -35,6 +36,7 @@ from ..game.view import entries_from_json
 from ..maps import load_board
 from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
 from ..store.mail import OutboxMessage
+from ..store.pictures import picture_key
 
 
 def game_board(game: Game, record: PhaseRecord | None = None) -> Board:
@@ -69,6 +71,7 @@ class PhaseDetail:
     adjudication: Adjudication | None
     results: str
     press: list[tuple[datetime, str]]
+    picture_key: str
 
 
 @dataclass(frozen=True)
@@ -151,12 +154,15 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
             orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
             result = adjudicate(board, position, orders)
             entry = PhaseEntry(code, cal.long_name(position.phase), True)
+            key = picture_key(__version__, game.id, game.name, code, record.options if record.options is not None else game.options,
+                              record.position, record.orders)
             return PhaseDetail(game, board, entry, position, result, public_text(record.results),
-                               public_press(session, game, code))
+                               public_press(session, game, code), key)
     if game.status != FORMING and game.phase == code and game.position:
         position = Position.from_json(board.map, game.position)
         entry = PhaseEntry(code, cal.long_name(position.phase), False)
-        return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code))
+        key = picture_key(__version__, game.id, game.name, code, game.options, game.position, None)
+        return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code), key)
     return None
 
 
