@@ -6,7 +6,9 @@ game, the phase, the board's options, the position and, for a processed phase, i
 the stored rows, without drawing anything), so a request finds the picture by its key and
 serves the stored bytes; a picture that shows something else (a new phase, a phase played
 again after a rollback) has another key. Several web processes may draw the same picture at
-once; the first stored wins (the key is unique).
+once; the first stored wins (the key is unique). A game keeps one picture of a phase not
+processed yet (``processed`` false): the one of its position now; storing it removes the
+game's others, which show positions that have gone.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import hashlib
 import json
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, LargeBinary, String, Text, select
+from sqlalchemy import ForeignKey, LargeBinary, String, Text, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -31,6 +33,7 @@ class PhasePicture(Base):
     key: Mapped[str] = mapped_column(String(64), unique=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     phase: Mapped[str] = mapped_column(String(16))
+    processed: Mapped[bool]
     svg: Mapped[str] = mapped_column(Text)
     png: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -49,10 +52,15 @@ def stored_picture(session: Session, key: str) -> tuple[str, bytes] | None:
     return (row[0], row[1]) if row is not None else None
 
 
-def store_picture(session: Session, key: str, game_id: int, phase: str, svg: str, png: bytes) -> None:
-    """Keep a picture drawn under ``key`` and commit; another process's, stored first, wins."""
+def store_picture(session: Session, key: str, game_id: int, phase: str, svg: str, png: bytes, *,
+                  processed: bool) -> None:
+    """Keep a picture drawn under ``key`` (of a ``processed`` phase, or of the position
+    now) and commit; another process's, stored first, wins."""
     try:
-        session.add(PhasePicture(key=key, game_id=game_id, phase=phase, svg=svg, png=png))
+        if not processed:
+            session.execute(delete(PhasePicture).where(PhasePicture.game_id == game_id,
+                                                       PhasePicture.processed.is_(False), PhasePicture.key != key))
+        session.add(PhasePicture(key=key, game_id=game_id, phase=phase, processed=processed, svg=svg, png=png))
         session.commit()
     except IntegrityError:
         session.rollback()

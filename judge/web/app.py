@@ -57,7 +57,8 @@ class Pictures:
                                   game=detail.game.name, calendar=archive.calendar_of(detail.board))
             svg, png = drawn.svg, drawn.png
             with self.sessions() as session:
-                store_picture(session, key, detail.game.id, detail.entry.code, svg, png)
+                store_picture(session, key, detail.game.id, detail.entry.code, svg, png,
+                              processed=detail.adjudication is not None)
             with self._guard:
                 self.drawn += 1
                 self._locks.pop(key, None)

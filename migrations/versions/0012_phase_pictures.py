@@ -2,6 +2,7 @@
 
 - ``phase_picture``: one phase's SVG and PNG, under ``key`` (a digest of what the picture
   shows: game, phase, options, position, orders), unique; deleted with its game.
+  ``processed`` false marks the picture of a game's position now (one a game).
 
 Revision ID: 0012_phase_pictures
 Revises: 0011_outbox_status
@@ -26,6 +27,7 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=64), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("phase", sa.String(length=16), nullable=False),
+        sa.Column("processed", sa.Boolean(), nullable=False),
         sa.Column("svg", sa.Text(), nullable=False),
         sa.Column("png", sa.LargeBinary(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
