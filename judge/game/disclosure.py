@@ -54,9 +54,11 @@ ADDRESS_HIDDEN = "(address hidden)"
 
 def _member(game: Game, reader: Reader) -> Player | None:
     """``reader`` if it is an active member of ``game``, else None."""
-    if isinstance(reader, Player) and reader.active and (reader.game_id == game.id or reader.game is game):
-        return reader
-    return None
+    if not isinstance(reader, Player) or not reader.active:
+        return None
+    if reader.game_id is not None and game.id is not None:
+        return reader if reader.game_id == game.id else None
+    return reader if reader.game is game else None
 
 
 def is_master(game: Game, reader: Reader) -> bool:
