@@ -27,13 +27,13 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .. import __version__
 from ..engine import Adjudication, Board, Options, Position, adjudicate
 from ..engine.calendar import Calendar
 from ..engine.phase import ADJUSTMENT, Phase
 from ..game.disclosure import public_text
 from ..game.view import entries_from_json
 from ..maps import load_board
+from ..render.pictures import DRAWING
 from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
 from ..store.mail import OutboxMessage
 from ..store.pictures import picture_key
@@ -154,14 +154,14 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
             orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
             result = adjudicate(board, position, orders)
             entry = PhaseEntry(code, cal.long_name(position.phase), True)
-            key = picture_key(__version__, game.id, game.name, code, record.options if record.options is not None else game.options,
-                              record.position, record.orders)
+            options = record.options if record.options is not None else game.options
+            key = picture_key(DRAWING, game.id, game.name, code, options, record.position, record.orders)
             return PhaseDetail(game, board, entry, position, result, public_text(record.results),
                                public_press(session, game, code), key)
     if game.status != FORMING and game.phase == code and game.position:
         position = Position.from_json(board.map, game.position)
         entry = PhaseEntry(code, cal.long_name(position.phase), False)
-        key = picture_key(__version__, game.id, game.name, code, game.options, game.position, None)
+        key = picture_key(DRAWING, game.id, game.name, code, game.options, game.position, None)
         return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code), key)
     return None
 
