@@ -118,6 +118,7 @@ def test_a_phase_picture_is_drawn_once_and_then_served_stored(live: LiveJudge) -
         until(lambda: web.get("/games/pic/S1901M.png")[0] == 200, "the results of S1901M in the archive")
         assert web.get("/games/pic/S1901M.png")[2] != first
         assert drawn.drawn == 2 and stored() == 2, "the phase processed: its picture shows its orders"
+        assert drawn.mailed == 1, "its PNG is the one the result mail carried, not made again"
         assert web.get("/games/pic/F1901M.png")[0] == 200
         assert drawn.drawn == 3, "a new phase is a new picture"
         assert stored() == 2, "the picture of a position that has gone is not kept"

@@ -9,6 +9,10 @@ again after a rollback) has another key. Several web processes may draw the same
 once; the first stored wins (the key is unique). A game keeps one picture of a phase not
 processed yet (``processed`` false): the one of its position now; storing it removes the
 game's others, which show positions that have gone.
+
+A processed phase's picture is the one its result mail carried: the picture stage made that
+PNG already (``judge.store.mail.Attachment``, stored by the digest of its SVG), and
+:func:`mailed_png` finds it, so the web need not make it again.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .base import Base, utcnow
+from .mail import Attachment
 
 
 class PhasePicture(Base):
@@ -50,6 +55,15 @@ def stored_picture(session: Session, key: str) -> tuple[str, bytes] | None:
     """``(svg, png)`` of the picture stored under ``key``, or None."""
     row = session.execute(select(PhasePicture.svg, PhasePicture.png).where(PhasePicture.key == key)).first()
     return (row[0], row[1]) if row is not None else None
+
+
+def mailed_png(session: Session, svg: str) -> bytes | None:
+    """The PNG the picture stage made of ``svg`` for a mail (an attachment stored by the
+    digest of its SVG), or None if no mail carried it or it is not made yet."""
+    digest = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+    row = session.execute(select(Attachment.data).where(Attachment.digest == digest, Attachment.ready.is_(True))
+                          ).first()
+    return row[0] if row is not None and row[0] else None
 
 
 def store_picture(session: Session, key: str, game_id: int, phase: str, svg: str, png: bytes, *,

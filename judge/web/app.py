@@ -8,7 +8,9 @@ press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself. Pages are 
 
 A phase's picture is drawn once: the first request for it draws it (in a worker thread, so
 the other requests go on) and stores it (``judge.store.pictures``); every later request, of
-this process or another, serves the stored bytes. :class:`Pictures` counts what it drew.
+this process or another, serves the stored bytes. A processed phase's PNG is the one its
+result mail carried, when the picture stage has made it. :class:`Pictures` counts what it
+drew.
 """
 
 from __future__ import annotations
@@ -25,21 +27,23 @@ from starlette.routing import Route
 from ..config import Config
 from ..render.links import game_path, phase_path
 from ..render.markup import render_markup
-from ..render.pictures import phase_picture
+from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
 from ..store.games import Game
-from ..store.pictures import store_picture, stored_picture
+from ..store.pictures import mailed_png, store_picture, stored_picture
 from . import archive
 
 
 class Pictures:
-    """Phase pictures, drawn once and kept in the database (drawing a PNG takes a good part
-    of a second). ``drawn`` counts the pictures this process drew; one lock per picture
+    """Phase pictures, drawn once and kept in the database (making a PNG takes a good part
+    of a second). ``drawn`` counts the pictures this process drew, ``mailed`` those whose
+    PNG it took from a result mail's attachment instead of making it; one lock per picture
     keeps two requests of the process from drawing the same one."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
         self.drawn = 0
+        self.mailed = 0
         self._locks: defaultdict[str, Lock] = defaultdict(Lock)
         self._guard = Lock()
 
@@ -53,14 +57,17 @@ class Pictures:
                 found = stored_picture(session, key)
             if found is not None:
                 return found
-            drawn = phase_picture(detail.board.map, detail.position, detail.adjudication,
-                                  game=detail.game.name, calendar=archive.calendar_of(detail.board))
-            svg, png = drawn.svg, drawn.png
+            svg = phase_picture(detail.board.map, detail.position, detail.adjudication,
+                                game=detail.game.name, calendar=archive.calendar_of(detail.board)).svg
+            processed = detail.adjudication is not None
             with self.sessions() as session:
-                store_picture(session, key, detail.game.id, detail.entry.code, svg, png,
-                              processed=detail.adjudication is not None)
+                mailed = mailed_png(session, svg) if processed else None
+            png = mailed or svg_to_png(svg)
+            with self.sessions() as session:
+                store_picture(session, key, detail.game.id, detail.entry.code, svg, png, processed=processed)
             with self._guard:
                 self.drawn += 1
+                self.mailed += mailed is not None
                 self._locks.pop(key, None)
         return svg, png
 
