@@ -4,8 +4,8 @@
   shows: game, phase, options, position, orders), unique; deleted with its game.
   ``processed`` false marks the picture of a game's position now (one a game).
 
-Revision ID: 0012_phase_pictures
-Revises: 0011_outbox_status
+Revision ID: 0013_phase_pictures
+Revises: 0012_diary
 Create Date: 2026-12-03
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_phase_pictures"
-down_revision = "0011_outbox_status"
+revision = "0013_phase_pictures"
+down_revision = "0012_diary"
 branch_labels = None
 depends_on = None
 
