@@ -1,8 +1,8 @@
 """Requests waiting for an address to confirm it wants the judge's mail: OBSERVE and SET
 ADDRESS take effect only when the address answers (``judge.store.confirmations``).
 
-Revision ID: 0013_confirmations
-Revises: 0012_diary
+Revision ID: 0014_confirmations
+Revises: 0013_phase_pictures
 Create Date: 2026-12-03
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_confirmations"
-down_revision = "0012_diary"
+revision = "0014_confirmations"
+down_revision = "0013_phase_pictures"
 branch_labels = None
 depends_on = None
 
