@@ -224,13 +224,16 @@ class GameView:
 
     def drop_future(self, row: FutureOrders) -> None:
         """Remove a row of orders entered in advance (one added in this transaction and not
-        written yet is only forgotten)."""
+        written yet is only forgotten). The row is deleted at once, not at the next flush: a
+        flush inserts before it deletes, so a new row for the same phase in the same mail
+        (``CLEAR`` then ``PHASE``) would break the table's one-row-a-phase constraint."""
         self.future_orders()
         assert self._future is not None
         if inspect(row).pending:
             self.session.expunge(row)
         else:
             self.session.delete(row)
+            self.session.flush()
         self._future.remove(row)
 
 
