@@ -37,9 +37,9 @@ from .. import render
 from ..config import Config
 from ..game import joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import GameView, forget_views, keep_views
+from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
-from ..render import Context
+from ..render import Context, Rendered
 from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER
 from ..store.mail import File
@@ -124,6 +124,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
+    if mail.received_at is not None:
+        session.info[AS_OF] = mail.received_at
     commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
     reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
@@ -147,6 +149,13 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
             return
+        if out.signed_on is not None and mail.received_at is not None \
+                and out.signed_on.view.changed_since(mail.received_at):
+            rendered = _game_changed(config, mail, out.signed_on.view)
+            savepoint.rollback()
+            forget_views(session)
+            queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+            return
         if out.signed_on is not None:
             verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
             if verdict != ratelimit.ALLOW:
@@ -159,6 +168,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             identity = out.signed_on
     savepoint.commit()
     view = identity.view if identity is not None else None
+    if view is not None and mail.received_at is not None:
+        view.mark_changed(mail.received_at)
     if view is not None:
         _after(config, view, identity, reply, now)
     if not commands:
@@ -261,6 +272,26 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
         section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
     else:
         section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
+    rendered = render.reply_mail(judge_context(config), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def _game_changed(config: Config, mail: IncomingMail, view: GameView) -> Rendered:
+    """The reply to a mail read after its game changed (a later mail was read for it, or its
+    phase turned: the mail waited on a lock, or was read again after a transient failure):
+    none of it is applied to a game it was not written for, and the sender is asked to send
+    it again."""
+    log.info("mail %s from %s: game %s changed since it arrived at %s; not acted on", mail.message_id,
+             mail.sender, view.name, mail.received_at)
+    phase = view.board.rules.calendar.long_name(view.phase) if view.started else ""
+    section = render.section("player/game_changed", game=view.name, phase=phase)
+    return render.reply_mail(context(config, view, None), "", [section], 1)
+
+
+def answer_failure(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    """The reply to a mail the judge failed on (the inbox's ``on_failure``: the handler
+    raised, and everything it did was undone): none of it was acted on."""
+    section = render.section("player/not_acted_on", keeper=config.keeper)
     rendered = render.reply_mail(judge_context(config), "", [section], 1)
     queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 
