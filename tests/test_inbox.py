@@ -108,7 +108,7 @@ def test_a_failing_message_is_rolled_back_and_the_rest_go_on(factory: sessionmak
     echo = Echo(fail_on="line 1")
     assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 3
     statuses = [(r.status, r.note) for r in rows(factory)]
-    assert statuses == [("done", None), ("failed", "ValueError: bad command"), ("done", None)]
+    assert statuses == [("done", None), ("quarantined", "ValueError: bad command"), ("done", None)]
     with factory() as session:
         assert [r.subject for r in sent_for(session, "g1")] == ["Re: s0", "Re: s2"]
 
@@ -119,7 +119,7 @@ def test_a_failing_message_still_counts_against_the_senders_limit(factory: sessi
         store_incoming(factory, raw(n), "ann@example.org", [])
     config = Config(address="judge@example.org", code="TEST", sender_mails_per_minute=2)
     assert InboxProcessor(factory, config, handler=Echo(fail_on="line 0")).process_pending() == 4
-    assert [(r.status, r.attempts) for r in rows(factory)] == [("failed", 1), ("done", 0), ("ignored", 0),
+    assert [(r.status, r.attempts) for r in rows(factory)] == [("quarantined", 1), ("done", 0), ("ignored", 0),
                                                                  ("ignored", 0)]
     assert [r.note for r in rows(factory)][2:] == ["over 2 mails a minute (told once)",
                                                    "over 2 mails a minute (already told)"]
