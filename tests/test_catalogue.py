@@ -84,6 +84,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/unreadable": {"reason": "its MIME parts are nested too deeply", "keeper": "k@x"},
     "player/rate_limited": {"limit": 30, "keeper": "k@x"},
     "player/game_rate_limited": {"game": "dt", "limit": 120},
+    "player/not_acted_on": {"keeper": "k@x"},
+    "player/game_changed": {"game": "dt", "phase": "Fall of 1901 (movement)"},
     "player/unread": {"limit": 300, "line": 301},
     "player/reply_cut": {"limit": 250000, "left_out": 12},
     "player/signon": {"power": "France", "game": "dt"},
