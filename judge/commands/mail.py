@@ -92,6 +92,7 @@ class _Reply:
         self.limit = limit
         self.left_out = 0
         self.errors = 0
+        self.acted = False
         self.mails: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
@@ -164,6 +165,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 _game_over_limit(session, config, mail, out.signed_on.view.name, now)
                 return
         reply.add(out)
+        reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
     savepoint.commit()
@@ -184,7 +186,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     about = view or reply.about
     reader = (identity.became or identity.me) if identity is not None else None
     ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", sections, reply.errors)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
@@ -194,8 +196,18 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
 
 def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:
     """The copies of the reply the mail's commands asked for (BECOME: to the power's player)."""
-    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors),
+    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors, acted=reply.acted),
                     "private", about) for copy in reply.copies]
+
+
+def acted_on(row: Row, cmd: Command, out: Outcome) -> bool:
+    """Whether the judge did something of ``cmd``: some of its lines were taken (an order
+    line each; any other command is one), or, for a sign-on, it changed something (a place
+    taken). The reply's error count says "not acted on" only when no command was."""
+    lines = len(cmd.body) if cmd.verb == ORDERS else 1
+    if row.signs_on:
+        return out.changed
+    return out.errors < lines
 
 
 def reply_address(mail: IncomingMail) -> str:
