@@ -53,7 +53,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
                      "deadline": WHEN, "grace": WHEN, "wait_set": True},
     "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****",
-                  "acted": True},
+                  "acted": True, "refused": 1},
     "player/selected": {"header": HEADER, "power": "France", "letter": "F", "game": "dt", "password_hint": None,
                         "title": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
     # -- game life A: lateness, absences, settings, records (issue 11) --

@@ -30,3 +30,12 @@ def test_a_mail_of_nothing_but_errors_was_not_acted_on(live: LiveJudge) -> None:
     reply = live.reply(powers["France"], "signon Fnone pw\nF bre - xyz")
     last = reply.body.rstrip().split("\n\n")[-1].replace("\n", " ")
     assert last == "1 error found in your mail: it was not acted on.", last
+
+
+def test_orders_in_advance_kept_with_an_error_are_said_to_be_kept(live: LiveJudge) -> None:
+    powers = start_game(live, "kept")
+    reply = live.reply(powers["France"], "signon Fkept pw\nphase fall 1901 movement\nF bre - xyz")
+    assert "Kept for the Fall 1901 Movement (F1901M): 1 line in all." in reply.body
+    last = reply.body.rstrip().split("\n\n")[-1].replace("\n", " ")
+    assert last == ("1 error found in your mail: the line marked with an error above was kept all the same, "
+                    "to be checked again when its phase comes; the rest of your mail was acted on."), last

@@ -92,6 +92,7 @@ class _Reply:
         self.limit = limit
         self.left_out = 0
         self.errors = 0
+        self.kept = 0
         self.acted = False
         self.mails: list[Mail] = []
         self.settings: list[str] = []
@@ -110,6 +111,7 @@ class _Reply:
             self.sections.append(section)
             self.size += size
         self.errors += out.errors
+        self.kept += out.errors if out.errors_kept else 0
         self.files.extend(out.files)
         self.mails.extend(out.mails)
         self.settings.extend(out.settings)
@@ -186,7 +188,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     about = view or reply.about
     reader = (identity.became or identity.me) if identity is not None else None
     ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted,
+                                 refused=reply.errors - reply.kept)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
@@ -196,18 +199,20 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
 
 def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:
     """The copies of the reply the mail's commands asked for (BECOME: to the power's player)."""
-    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors, acted=reply.acted),
+    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors, acted=reply.acted,
+                                                    refused=reply.errors - reply.kept),
                     "private", about) for copy in reply.copies]
 
 
 def acted_on(row: Row, cmd: Command, out: Outcome) -> bool:
     """Whether the judge did something of ``cmd``: some of its lines were taken (an order
     line each; any other command is one), or, for a sign-on, it changed something (a place
-    taken). The reply's error count says "not acted on" only when no command was."""
+    taken; orders for a later phase are kept with their errors). The reply's error count
+    says "not acted on" only when no command was."""
     lines = len(cmd.body) if cmd.verb == ORDERS else 1
     if row.signs_on:
         return out.changed
-    return out.errors < lines
+    return out.errors_kept or out.errors < lines
 
 
 def reply_address(mail: IncomingMail) -> str:
