@@ -39,7 +39,6 @@ from ..config import Config
 from ..engine import (
     Board,
     Dislodged,
-    Map,
     Move,
     Order,
     OrderError,

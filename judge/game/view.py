@@ -51,7 +51,6 @@ from ..store.games import (
 from ..store.held import FutureOrders, future_orders
 from .clocks import Clock, clocks_of
 
-
 #: ``session.info`` key: the arrival of the mail a session reads (set by the command layer);
 #: a game the mail changes stands as of then (:meth:`GameView.mark_changed`).
 AS_OF = "judge.as_of"
