@@ -35,11 +35,12 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
+from ..engine import Phase
 from ..game import joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
 from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
-from ..render import Context, Rendered
+from ..render import Context
 from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER
 from ..store.mail import File
@@ -138,6 +139,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         if by_reply.identity is not None:
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
+    if identity is not None and _late(mail, identity):
+        _answer_late(session, config, mail, identity.view)
+        return
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -152,12 +156,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
             return
-        if out.signed_on is not None and mail.received_at is not None \
-                and out.signed_on.view.changed_since(mail.received_at):
-            rendered = _game_changed(config, mail, out.signed_on.view)
+        if out.signed_on is not None and _late(mail, out.signed_on):
             savepoint.rollback()
-            forget_views(session)
-            queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+            _answer_late(session, config, mail, out.signed_on.view)
             return
         if out.signed_on is not None:
             verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
@@ -293,16 +294,24 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
     queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 
 
-def _game_changed(config: Config, mail: IncomingMail, view: GameView) -> Rendered:
-    """The reply to a mail read after its game changed (a later mail was read for it, or its
-    phase turned: the mail waited on a lock, or was read again after a transient failure):
-    none of it is applied to a game it was not written for, and the sender is asked to send
+def _late(mail: IncomingMail, identity: Identity) -> bool:
+    """Whether the game ``mail`` signed on to changed after the mail arrived (a later mail
+    was read for it, or its phase turned: the mail waited on a lock, or is read again)."""
+    return mail.received_at is not None and identity.view.changed_since(mail.received_at)
+
+
+def _answer_late(session: Session, config: Config, mail: IncomingMail, view: GameView) -> None:
+    """The reply to a mail read after its game changed: none of it is applied to a game it
+    was not written for (the caller has undone what it did), and the sender is asked to send
     it again."""
     log.info("mail %s from %s: game %s changed since it arrived at %s; not acted on", mail.message_id,
              mail.sender, view.name, mail.received_at)
-    phase = view.board.rules.calendar.long_name(view.phase) if view.started else ""
+    session.refresh(view.game)
+    forget_views(session)
+    phase = view.board.rules.calendar.long_name(Phase.parse(view.game.phase)) if view.game.phase else ""
     section = render.section("player/game_changed", game=view.name, phase=phase)
-    return render.reply_mail(context(config, view, None), "", [section], 1)
+    rendered = render.reply_mail(context(config, view, None), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 
 
 def answer_failure(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:

@@ -11,7 +11,11 @@ until that phase starts (njudge ``data/syntax``, "SUBMITTING ORDERS IN ADVANCE" 
   it says, and whether a move or retreat can reach its destination at all: njudge "some
   syntax checking will be done ... but the full list of errors can't be determined until
   the actual phase occurs") and keeps them, after any entered before for
-  that phase; lines with errors are kept too, and reported.
+  that phase; lines with errors are kept too, and reported. Each order is read by the
+  engine's parser, as the current phase's orders are: :func:`judge.engine.parser.named_unit`
+  finds the unit it orders, and :func:`judge.engine.parser.parse_orders` reads it in a
+  position where that unit stands; no word splitter of this module's own. A structure
+  written on one line is cut into its lines first (:func:`judge.game.conditions.expand`).
 - :func:`set_wait` keeps a ``SET WAIT``/``SET NOWAIT`` given after a ``PHASE`` line for that
   phase (njudge: "propagated to the future phase"); :func:`clear` drops what was entered
   (``CLEAR``).
