@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -29,6 +29,7 @@ from test_e2e_harness import LiveJudge, start_game
 
 from judge.commands import handle_mail
 from judge.config import Config
+from judge.game.processing import process_game
 from judge.mail.reader import IncomingMail, read_message
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.games import find_game, order_sets
@@ -199,3 +200,25 @@ def test_a_mail_held_by_a_lock_is_not_applied_when_the_game_changed(live: LiveJu
     assert "send it again" in reply.body, reply.body
     assert _orders(live, "chg", "France") == ["A par h"]
     assert inbox_rows(live.url)[-1][0] == "done"
+
+
+def test_a_mail_held_by_a_lock_is_not_applied_after_the_phase_turned(live: LiveJudge) -> None:
+    """The Standard case of issue 23: the phase turned (the scheduler's own processing, by
+    the connection holding the lock) after Turkey's mail arrived and before it was read."""
+    _postgres(live.url)
+    powers = start_game(live, "turn")
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine, mail_domain=live.config.domain)() as holder, holder.begin():
+            game = find_game(holder, "turn", lock=True)
+            assert game is not None and game.grace_end is not None
+            mid = live.send(powers["Turkey"], "signon Tturn pw\nA con - bul")
+            _wait_for_lock_waiter(live.url)
+            assert process_game(holder, live.config, "turn", game.grace_end + timedelta(minutes=1))
+    finally:
+        engine.dispose()
+    reply = _reply_to(live, mid)
+    assert "send it again" in reply.body.replace("\n", " "), reply.body
+    assert "it is now Fall 1901" in reply.body.replace("\n", " "), reply.body
+    assert live.phase("turn") == "F1901M"
+    assert _orders(live, "turn", "Turkey") == []
