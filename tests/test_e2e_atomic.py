@@ -31,6 +31,7 @@ from judge.commands import handle_mail
 from judge.config import Config
 from judge.game.processing import process_game
 from judge.mail.reader import IncomingMail, read_message
+from judge.store import queues
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.games import find_game, order_sets
 from judge.store.held import FutureOrders
@@ -80,15 +81,17 @@ def test_clear_then_phase_for_a_phase_with_orders_is_applied_whole(live: LiveJud
 class Failing:
     """The command layer's handler, then a failure after its work (a genuinely failing
     handler, given to the server through its ``handler`` seam): every mail whose text says
-    ``boom`` fails after the commands before it were applied."""
+    ``boom``, and the first reading of a mail whose subject is ``fail once``, fail after
+    the commands were applied."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []
 
     def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+        first = mail.message_id not in self.calls
         self.calls.append(mail.message_id)
         handle_mail(session, config, mail, now)
-        if "boom" in mail.text:
+        if "boom" in mail.text or (mail.subject == "fail once" and first):
             raise RuntimeError("the handler broke")
 
 
@@ -118,6 +121,30 @@ def test_a_failing_handler_is_answered_and_never_read_again(failing: tuple[LiveJ
     assert "RuntimeError: the handler broke" in (note or "")
     assert done[0] == "done"
     assert len(handler.calls) == 2
+
+
+def test_a_mail_read_again_after_its_game_changed_is_not_applied(failing: tuple[LiveJudge, Failing]) -> None:
+    """The Oceania case of issue 23: a mail fails, the player's next mail changes the orders,
+    and the first is read again (the operator's ``judge mail retry``): it must not put back
+    what the player has since changed."""
+    live, _ = failing
+    powers = start_game(live, "oc")
+    france = powers["France"]
+    live.send(france, "signon Foc pw\nA par - bur", subject="fail once")
+    told = live.collect(1)[0]
+    assert "none of your mail was acted on" in told.body.replace("\n", " "), told.body
+    live.reply(france, "signon Foc pw\nA par h")
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s, s.begin():
+            row = s.scalars(select(InboxMessage).where(InboxMessage.status == "quarantined")).one()
+            assert queues.retry(s, "inbox", row.id)
+    finally:
+        engine.dispose()
+    again = live.collect(1)[0]
+    assert "send it again" in again.body.replace("\n", " "), again.body
+    assert _orders(live, "oc", "France") == ["A par h"]
+    live.quiet()
 
 
 # -- a mail that waits on a lock -------------------------------------------------------------
