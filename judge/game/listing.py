@@ -153,8 +153,11 @@ def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int
 
 
 def _lateness(game: Game) -> str:
-    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
-    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    hours = f"{game.reminder:g}"
+    reminder = (f"reminder {hours} {'hour' if hours == '1' else 'hours'} before the deadline" if game.reminder > 0
+                else "no reminder")
+    days = f"{game.max_absence} {'day' if game.max_absence == 1 else 'days'}"
+    absence = f"absences of at most {days}" if game.max_absence else "no absences"
     return f"{reminder}, {absence}."
 
 
