@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many
+from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many, transient
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
@@ -228,3 +229,28 @@ def test_a_later_mail_of_a_batch_does_not_wait_for_a_lock_held_elsewhere(
     assert reader.process_pending() == 1
     assert handler.seen == ["lock g1", "lock g2"]
     assert [(r.status, r.attempts) for r in rows(factory)] == [("done", 0)] * 2
+
+
+def test_only_a_failure_that_may_pass_is_transient(factory: sessionmaker[Session], migrated_url: str) -> None:
+    """Issue 23, rule 1: a real lock not had is transient (the mail is read again, while its
+    game is unchanged); a real IntegrityError is not (the mail is quarantined and answered)."""
+    store_incoming(factory, raw(1), "ann@example.org", [])
+    with pytest.raises(IntegrityError) as clash, factory() as session, session.begin():
+        session.add(InboxMessage(message_id="<m1@example.org>", envelope_sender="a@b", recipients=[], raw=b"",
+                                 received_at=utcnow()))
+    assert not transient(clash.value)
+    sqlite = migrated_url.startswith("sqlite")
+    holder = make_engine(migrated_url)
+    waiter = (create_engine(migrated_url, connect_args={"timeout": 0.05}) if sqlite else make_engine(migrated_url))
+    try:
+        with holder.connect() as held:
+            held.exec_driver_sql("UPDATE inbox_message SET note = 'held'")  # its transaction holds the lock
+            with pytest.raises(OperationalError) as locked, waiter.connect() as other:
+                if not sqlite:
+                    other.exec_driver_sql("SET lock_timeout = '50ms'")
+                other.exec_driver_sql("UPDATE inbox_message SET note = 'other'")
+            held.rollback()
+    finally:
+        holder.dispose()
+        waiter.dispose()
+    assert transient(locked.value)

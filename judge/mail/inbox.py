@@ -20,7 +20,7 @@ raises has all its work rolled back (a savepoint) and the error goes in ``note``
 applied once and whole, or not at all: only a transient database failure (:func:`transient`:
 a lock not had, a deadlock, a serialization failure, a lost connection) leaves the row
 "failed", read again after ``inbox_retry_seconds`` (doubling; the handler is told the
-arrival time and the attempts, and does not apply a mail to a game that changed since it
+arrival time, and does not apply a mail to a game that changed since it
 arrived); any other failure, or ``inbox_max_attempts`` transient ones, "quarantines" the row
 at once (``judge mail list`` shows it, with the error) and ``on_failure`` answers the sender
 that the mail was not acted on. A quarantined row is never read again unless the operator
@@ -245,7 +245,7 @@ class InboxProcessor:
         attempts, next_attempt_at = row.attempts, row.next_attempt_at
         try:
             mail = replace(read_message(row.raw), message_id=row.message_id, recipients=tuple(row.recipients or ()),
-                           received_at=row.received_at, attempts=row.attempts)
+                           received_at=row.received_at)
             sender = mail.sender or sender
             reason = refusal_reason(mail, row.envelope_sender, self.config)
             if reason:

@@ -51,9 +51,8 @@ class IncomingMail:
     ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
     handler answers it, once, and reads no command of it). ``recipients`` are the envelope
     recipients the listener got (``RCPT TO``), set by the inbox. ``received_at`` (when the
-    listener stored it) and ``attempts`` (how many times reading it failed on a transient
-    database failure before) are set by the inbox too: the command layer reads a mail only
-    against a game that has not changed since it arrived.
+    listener stored it) is set by the inbox too: the command layer applies a mail only to a
+    game that has not changed since it arrived.
     """
 
     message_id: str
@@ -68,7 +67,6 @@ class IncomingMail:
     over_limit: bool = False
     recipients: tuple[str, ...] = ()
     received_at: datetime | None = None
-    attempts: int = 0
 
 
 def header_text(value: object) -> str:
