@@ -6,7 +6,7 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses (:mod:`.gunboat`).
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from ..store.games import (
 )
 from . import lateness, orders, records
 from .clocks import KIND_WORDS, clocks_of
+from .disclosure import Reader, address_for
 from .ending import ending_text
-from .gunboat import address_for, roster_for
-from .mails import role_of
+from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
 from .takeover import abandoned
 from .view import GameView, view_of
@@ -128,7 +128,7 @@ def _flags(view: GameView) -> str:
     return ", ".join(f for f in flags if f)
 
 
-def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+def who_game(view: GameView, reader: Reader, *, full: bool = False) -> list[render.Member]:
     """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
     with when they joined and the deadlines each player missed; addresses as ``reader`` may
     see them."""
@@ -138,7 +138,7 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
             return (0, p.id)
         return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
 
-    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+    return [render.Member(role_of(p), address_for(view.game, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
 

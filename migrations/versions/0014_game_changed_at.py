@@ -7,8 +7,8 @@ scheduler or the command line sets it to the time it turned. A mail that arrived
 not applied and its sender is asked to send it again. Existing games start with none: any
 mail may be read for them until one is.
 
-Revision ID: 0013_game_changed_at
-Revises: 0012_diary
+Revision ID: 0014_game_changed_at
+Revises: 0013_phase_pictures
 Create Date: 2026-12-03
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_game_changed_at"
-down_revision = "0012_diary"
+revision = "0014_game_changed_at"
+down_revision = "0013_phase_pictures"
 branch_labels = None
 depends_on = None
 
