@@ -140,6 +140,9 @@ class Outcome:
     failure: str | None = None
     files: tuple[File, ...] = ()
     copies: tuple[Copy, ...] = ()
+    #: The lines counted in ``errors`` were kept all the same (orders for a later phase,
+    #: checked again when it comes), not refused.
+    errors_kept: bool = False
 
 
 def signon_failed(message: str | None = None) -> Outcome:
