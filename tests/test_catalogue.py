@@ -52,7 +52,8 @@ SAMPLES: dict[str, dict[str, object]] = {
                              "deadlines": ["Deadline for 'dt' changed to ..."]},
     "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
                      "deadline": WHEN, "grace": WHEN, "wait_set": True},
-    "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****"},
+    "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****",
+                  "acted": True, "refused": 1},
     "player/selected": {"header": HEADER, "power": "France", "letter": "F", "game": "dt", "password_hint": None,
                         "title": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
     # -- game life A: lateness, absences, settings, records (issue 11) --
@@ -84,6 +85,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/unreadable": {"reason": "its MIME parts are nested too deeply", "keeper": "k@x"},
     "player/rate_limited": {"limit": 30, "keeper": "k@x"},
     "player/game_rate_limited": {"game": "dt", "limit": 120},
+    "player/not_acted_on": {"keeper": "k@x"},
+    "player/game_changed": {"game": "dt", "phase": "Fall of 1901 (movement)"},
     "player/unread": {"limit": 300, "line": 301},
     "player/reply_cut": {"limit": 250000, "left_out": 12},
     "player/signon": {"power": "France", "game": "dt"},

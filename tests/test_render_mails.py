@@ -116,7 +116,7 @@ def test_selected_mail_names_the_power(ctx, m):
 def _order_reply(ctx, lines, echo, complete, **kw):
     sections = [order_lines_text(lines), orders_text(ctx, "France", echo, complete, NOW, **kw)]
     errors = sum(1 for _, errs, _ in lines if errs)
-    return reply_mail(ctx, "", sections, errors)
+    return reply_mail(ctx, "", sections, errors, acted=errors < len(lines))
 
 
 def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
@@ -148,7 +148,8 @@ def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
         "",
         "Time to grace period expiration: 12 days, 23 hours, 30 minutes, and 0 seconds.",
         "",
-        "1 error found in your mail: it was not acted on.",
+        "1 error found in your mail: the line marked with an error above",
+        "was not acted on; the rest of your mail was.",
     ]
 
 

@@ -46,9 +46,10 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from .. import render
 from ..config import Config
+from ..engine import Phase
 from ..game import disclosure, joining, notices, processing, tokens
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import GameView, forget_views, keep_views
+from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
@@ -108,6 +109,8 @@ class _Reply:
         self.limit = limit
         self.left_out = 0
         self.errors = 0
+        self.kept = 0
+        self.acted = False
         self.mails: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
@@ -124,6 +127,7 @@ class _Reply:
         self.errors += out.errors
         if out.errors:
             self.error_writers.append((out.errors, written_for))
+        self.kept += out.errors if out.errors_kept else 0
         self.files.extend(out.files)
         self.mails.extend(out.mails)
         self.settings.extend(out.settings)
@@ -162,6 +166,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if mail.unreadable:
         _refuse_unread(session, config, mail)
         return False
+    if mail.received_at is not None:
+        session.info[AS_OF] = mail.received_at
     token = tokens.confirmation_token(config, recipients_of(mail))
     if token is not None:
         commands, unread = [Command("CONFIRM", (token,), token, f"CONFIRM {token}", 1)], None
@@ -177,6 +183,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 return False
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
+    if identity is not None and _late(mail, identity):
+        _answer_late(session, config, mail, identity.view)
+        return True
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -197,6 +206,10 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 return False
             _wrong_password(session, config, mail, out.failure)
             return True
+        if out.signed_on is not None and _late(mail, out.signed_on):
+            savepoint.rollback()
+            _answer_late(session, config, mail, out.signed_on.view)
+            return True
         if out.signed_on is not None and not _within_own_limit(session, config, mail, out.signed_on, now,
                                                                savepoint=savepoint):
             return False
@@ -204,6 +217,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                                                                savepoint=savepoint):
             return False
         reply.add(out, writer if writer is not None or out.signed_on is None else out.signed_on.me)
+        reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
     if mail.over_limit and identity is None and not reply.proved:
@@ -213,6 +227,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         return False
     savepoint.commit()
     view = identity.view if identity is not None else None
+    if view is not None and mail.received_at is not None:
+        view.mark_changed(mail.received_at)
     if view is not None:
         _after(config, view, identity, reply, now)
     if not commands:
@@ -228,7 +244,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     about = view or reply.about
     reader = (identity.became or identity.me) if identity is not None else None
     ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", sections, reply.errors)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted,
+                                 refused=reply.errors - reply.kept)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files, reply_to=reply.reply_to)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
@@ -292,9 +309,21 @@ def _copies(config: Config, ctx: Context, reply: _Reply, notes: list[str], about
     for copy in reply.copies:
         sections, errors = reply.shared(about, copy.reader)
         own = context(config, about, copy.reader) if about is not None else ctx
-        out.append(Mail.of(copy.address, render.reply_mail(own, "", [copy.note, *sections, *notes], errors),
-                           "private", about))
+        text = render.reply_mail(own, "", [copy.note, *sections, *notes], errors, acted=reply.acted,
+                                 refused=max(errors - reply.kept, 0))
+        out.append(Mail.of(copy.address, text, "private", about))
     return out
+
+
+def acted_on(row: Row, cmd: Command, out: Outcome) -> bool:
+    """Whether the judge did something of ``cmd``: some of its lines were taken (an order
+    line each; any other command is one), or, for a sign-on, it changed something (a place
+    taken; orders for a later phase are kept with their errors). The reply's error count
+    says "not acted on" only when no command was."""
+    lines = len(cmd.body) if cmd.verb == ORDERS else 1
+    if row.signs_on:
+        return out.changed
+    return out.errors_kept or out.errors < lines
 
 
 def reply_address(mail: IncomingMail) -> str:
@@ -364,6 +393,34 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
         section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
     else:
         section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
+    rendered = render.reply_mail(judge_context(config), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def _late(mail: IncomingMail, identity: Identity) -> bool:
+    """Whether the game ``mail`` signed on to changed after the mail arrived (a later mail
+    was read for it, or its phase turned: the mail waited on a lock, or is read again)."""
+    return mail.received_at is not None and identity.view.changed_since(mail.received_at)
+
+
+def _answer_late(session: Session, config: Config, mail: IncomingMail, view: GameView) -> None:
+    """The reply to a mail read after its game changed: none of it is applied to a game it
+    was not written for (the caller has undone what it did), and the sender is asked to send
+    it again."""
+    log.info("mail %s from %s: game %s changed since it arrived at %s; not acted on", mail.message_id,
+             mail.sender, view.name, mail.received_at)
+    session.refresh(view.game)
+    forget_views(session)
+    phase = view.board.rules.calendar.long_name(Phase.parse(view.game.phase)) if view.game.phase else ""
+    section = render.section("player/game_changed", game=view.name, phase=phase)
+    rendered = render.reply_mail(context(config, view, None), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def answer_failure(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    """The reply to a mail the judge failed on (the inbox's ``on_failure``: the handler
+    raised, and everything it did was undone): none of it was acted on."""
+    section = render.section("player/not_acted_on", keeper=config.keeper)
     rendered = render.reply_mail(judge_context(config), "", [section], 1)
     queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 

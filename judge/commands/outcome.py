@@ -147,6 +147,9 @@ class Outcome:
     reply_to: str | None = None
     proved: bool = False
     asked_of: GameView | None = None
+    #: The lines counted in ``errors`` were kept all the same (orders for a later phase,
+    #: checked again when it comes), not refused.
+    errors_kept: bool = False
 
 
 def signon_failed(message: str | None = None, *, game: GameView | None = None) -> Outcome:

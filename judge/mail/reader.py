@@ -26,6 +26,7 @@ import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from email.header import decode_header, make_header
 from email.headerregistry import Address
 from email.message import Message
@@ -52,7 +53,9 @@ class IncomingMail:
     answer); the handler reads such a mail only when it proves who sent it (the command
     layer's business: a correct sign-on), as the From header anyone can forge must not let
     one person silence another. ``recipients`` are the envelope
-    recipients the listener got (``RCPT TO``), set by the inbox.
+    recipients the listener got (``RCPT TO``), set by the inbox. ``received_at`` (when the
+    listener stored it) is set by the inbox too: the command layer applies a mail only to a
+    game that has not changed since it arrived.
     """
 
     message_id: str
@@ -66,6 +69,7 @@ class IncomingMail:
     unreadable: str | None = None
     over_limit: str | None = None
     recipients: tuple[str, ...] = ()
+    received_at: datetime | None = None
 
 
 def header_text(value: object) -> str:

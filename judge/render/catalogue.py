@@ -83,6 +83,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/unreadable", SECTION, "a mail whose structure the judge cannot read"),
     Entry("player/rate_limited", SECTION, "the one reply to a sender over the rate limit"),
     Entry("player/game_rate_limited", SECTION, "the one reply to a mail over a game's rate limit"),
+    Entry("player/not_acted_on", SECTION, "a mail the judge failed on: all it did was undone"),
+    Entry("player/game_changed", SECTION, "a mail read after its game changed: not acted on, send it again"),
     Entry("player/unread", SECTION, "a mail with more commands than the judge reads: where it stopped"),
     Entry("player/reply_cut", SECTION, "a reply over the size limit: how many parts were left out"),
     Entry("player/signon", SECTION, "signed on as a power or the master"),

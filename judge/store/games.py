@@ -142,6 +142,10 @@ class Game(Base):
     max_cd_ratio: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    #: The moment the game stands as of: the arrival of the latest mail read for it, or when
+    #: its phase last turned (:meth:`judge.game.view.GameView.mark_changed`). A mail that
+    #: arrived before it is not applied (issue 23, rule 1).
+    changed_at: Mapped[datetime | None] = mapped_column(default=None)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="Player.id"
