@@ -1,0 +1,70 @@
+"""Retreats, builds and removals by value (DumbBot's seventh step), from the legal orders.
+
+- A dislodged unit retreats to the best-valued place it may, not one another of the
+  power's retreating units has taken (two retreats to one place would both disband); with
+  none left, it disbands.
+- Builds go to the home centres with the best values; on each the unit type (and a fleet's
+  coast) whose value there is highest. Builds that find no site are waived.
+- Removals take the units standing on the worst-valued places.
+"""
+
+from __future__ import annotations
+
+from ..engine import Board, Build, Disband, Order, Position, Remove, Retreat, Waive, province_of
+from ..engine.adjustments import adjustment_counts
+from ..engine.legal import adjustment_orders, retreat_orders
+from .values import Values
+
+
+def retreats(board: Board, position: Position, values: Values) -> list[Order]:
+    """The power's retreat-phase orders."""
+    power = values.power
+    out: list[Order] = []
+    taken: set[str] = set()
+    mine = sorted((p for p, d in position.dislodged.items() if d.unit.power == power),
+                  key=lambda p: -values.of(position.dislodged[p].unit.type, p))
+    for prov in mine:
+        options = retreat_orders(board, position, prov)
+        moves = [o for o in options if isinstance(o, Retreat) and province_of(o.dest) not in taken]
+        if moves:
+            best = max(moves, key=lambda o: (values.of(o.unit.type, province_of(o.dest)), o.dest))
+            taken.add(province_of(best.dest))
+            out.append(best)
+        else:
+            out.extend(o for o in options if isinstance(o, Disband))
+    return out
+
+
+def adjustments(board: Board, position: Position, values: Values) -> list[Order]:
+    """The power's builds (and waives) or removals."""
+    power = values.power
+    count = adjustment_counts(board, position).get(power, 0)
+    legal = adjustment_orders(board, position, power)
+    out: list[Order] = []
+    if count > 0:
+        builds = [o for o in legal if isinstance(o, Build)]
+        best_at: dict[str, Build] = {}
+        for b in builds:
+            here = best_at.get(b.unit.province)
+            if here is None or _build_value(board, values, b) > _build_value(board, values, here):
+                best_at[b.unit.province] = b
+        ranked = sorted(best_at.values(), key=lambda b: (-_build_value(board, values, b), b.unit.province))
+        out.extend(ranked[:count])
+        if len(out) < count and any(isinstance(o, Waive) for o in legal):
+            out.extend(Waive(power) for _ in range(count - len(out)))
+    elif count < 0:
+        removals = [o for o in legal if isinstance(o, Remove)]
+        removals.sort(key=lambda r: (values.of(r.unit.type, r.unit.province), r.unit.province))
+        out.extend(removals[:-count])
+    return out
+
+
+def _build_value(board: Board, values: Values, build: Build) -> float:
+    """A build's worth: the value of the place for its type, a fleet's coast told apart by
+    the value of the places that coast reaches."""
+    unit = build.unit
+    value = values.of(unit.type, unit.province)
+    if unit.location != unit.province:
+        reach = board.map.fleet_adj.get(unit.location, frozenset())
+        value += 0.01 * sum(values.of(unit.type, province_of(d)) for d in reach) / max(1, len(reach))
+    return value
