@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import Hold, Move, Options, Support, initial_position
+from judge.engine import Hold, Move, Options, Order, Support, Waive, initial_position
 from judge.engine.legal import LegalOrders, adjustment_orders, retreat_orders
 from judge.engine.parser import parse_order
 from judge.engine.phase import ADJUSTMENT, MOVEMENT
@@ -20,9 +20,8 @@ BOARDS = [("standard", {}), ("colonial", {}), ("colonial", {"colonial_rules": "m
           ("oceania", {}), ("oceania", {"hop_supports": False})]
 
 
-def _power(order: object) -> str:
-    unit = getattr(order, "unit", None)
-    return unit.power if unit is not None else str(getattr(order, "power"))
+def _power(order: Order) -> str:
+    return order.power if isinstance(order, Waive) else order.unit.power
 
 
 @pytest.mark.parametrize(("name", "options"), BOARDS)

@@ -20,7 +20,7 @@ from ..engine.validation import Legality
 from .adjustments import adjustments, retreats
 from .choose import Chooser
 from .lookahead import replies, worth
-from .supports import add_supports
+from .supports import add_supports, keep_consistent
 from .values import values_of
 
 __all__ = ["BOT_NAME", "bot_orders", "bot_texts", "phase_seed"]
@@ -56,6 +56,7 @@ def bot_orders(board: Board, position: Position, power: str, seed: int) -> list[
     for _ in range(CANDIDATES):
         plan = chooser.draw(rng)
         add_supports(board, position, values, legal, plan.orders, canal)
+        keep_consistent(plan.orders)
         orders = _checked(board, position, [plan.orders[p] for p in sorted(plan.orders)])
         key = frozenset(orders)
         if key in seen:

@@ -49,7 +49,7 @@ def score(values: Values, unit: Unit, province: str) -> float:
     and less where another power can bring more units."""
     strength = values.strength.get(province, 0)
     competition = values.competition.get(province, 0)
-    factor = max(0.1, 1.0 + 0.2 * (strength - 1) - 0.25 * competition)
+    factor = max(0.3, 1.0 + 0.15 * (strength - competition))
     return values.of(unit.type, province) * factor
 
 
@@ -76,7 +76,7 @@ class Chooser:
 
     def _usable(self, mv: Move) -> bool:
         """False for a move that could end void for want of what the power cannot give."""
-        m, position = self.map, self.position
+        position = self.position
         if mv.via == "railway":
             i, j = self.stations.index(mv.unit.province), self.stations.index(province_of(mv.dest))
             between = self.stations[min(i, j) + 1:max(i, j)]
@@ -99,11 +99,44 @@ class Chooser:
     def draw(self, rng: random.Random) -> Plan:
         """One plan: every unit decided, in a random order."""
         plan = Plan()
+        self._attacks(plan, rng)
         order = list(self.units)
         rng.shuffle(order)
         for unit in order:
             self._decide(unit, plan, rng, 0)
         return plan
+
+    def _attacks(self, plan: Plan, rng: random.Random) -> None:
+        """Supported attacks on foreign units standing on centres (beyond DumbBot): where
+        more of the power's units can move in than any other power could bring, one moves
+        and as many as that power could bring support it. Targets are taken by value, the
+        near ties in a random order."""
+        m, position, power = self.map, self.position, self.power
+        targets = [c for c in m.supply_centres if (u := position.units.get(c)) is not None and u.power != power]
+        keyed = sorted(targets, key=lambda c: -self.values.of(position.units[c].type, c) * rng.uniform(0.85, 1.0))
+        for target in keyed:
+            attackers = [(u, mv) for u in self.units if u.province not in plan.orders
+                         for mv in self.legal.moves(u)
+                         if province_of(mv.dest) == target and mv.via is None and not self.is_convoyed(mv)]
+            need = self.values.competition.get(target, 1)
+            if len(attackers) <= need or target in plan.taken:
+                continue
+            attackers.sort(key=lambda a: (-self.values.of(a[0].type, target), a[0].province))
+            unit, mv = attackers[0]
+            supports = []
+            for helper, _ in attackers[1:]:
+                found = [s for s in self.legal.supports(helper, [unit]) if s.dest == target]
+                if found:
+                    supports.append(found[0])
+                if len(supports) == need:
+                    break
+            if len(supports) < need:
+                continue
+            plan.orders[unit.province] = mv
+            plan.taken[target] = unit.province
+            for s in supports:
+                plan.orders[s.unit.province] = s
+                plan.taken.setdefault(s.unit.province, s.unit.province)
 
     def _pick_order(self, unit: Unit, rng: random.Random) -> list[tuple[float, Move | None]]:
         """The unit's choices, the drawn one first, then the rest by rank."""

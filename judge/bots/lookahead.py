@@ -26,7 +26,7 @@ def replies(board: Board, position: Position, values: Values, legal: LegalOrders
     mine |= {c for c, owner in position.owners.items() if owner == power}
     attacks: list[Order] = []
     aimed: set[str] = set()
-    for prov, unit in sorted(position.units.items()):
+    for _, unit in sorted(position.units.items()):
         if unit.power == power:
             continue
         targets = [mv for mv in legal.moves(unit) if province_of(mv.dest) in mine and mv.via is None

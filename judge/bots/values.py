@@ -99,12 +99,12 @@ def values_of(board: Board, position: Position, power: str) -> Values:
     attack_w, defence_w = SEASON_WEIGHTS.get(position.phase.season, SEASON_WEIGHTS["S"])
     base: dict[str, float] = {}
     for centre in m.supply_centres:
-        owner = position.owners.get(centre)
-        if owner == power:
-            threats = [sizes.get(p, 0.0) for p in reach.get(centre, {}) if p != power]
+        held_by = position.owners.get(centre)
+        if held_by == power:
+            threats = [sizes.get(q, 0.0) for q in reach.get(centre, {}) if q != power]
             base[centre] = defence_w * max(threats, default=0.0)
         else:
-            base[centre] = attack_w * (sizes.get(owner, unowned) if owner else unowned)
+            base[centre] = attack_w * (sizes.get(held_by, unowned) if held_by else unowned)
     by_type: dict[str, dict[str, float]] = {}
     for unit_type, adj in neighbours(m).items():
         ring = {p: base.get(p, 0.0) for p in m.provinces}
