@@ -16,7 +16,7 @@ from judge.engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from judge.engine.validation import check_order
 from judge.maps import load_board
 
-MAPS = [("standard", {}), ("colonial", {"colonial_rules": "moulmein"}), ("oceania", {})]
+MAPS: list[tuple[str, dict[str, object]]] = [("standard", {}), ("colonial", {"colonial_rules": "moulmein"}), ("oceania", {})]
 
 
 def _phases(name: str, options: dict[str, object]) -> list[Position]:
@@ -35,7 +35,8 @@ def _phases(name: str, options: dict[str, object]) -> list[Position]:
 
 
 def test_judge_bot_answers_every_phase_kind_on_the_three_maps_with_legal_orders() -> None:
-    requests, expected = [], []
+    requests: list[dict[str, object]] = []
+    expected = []
     for name, options in MAPS:
         board = load_board(name, Options(options))
         for pos in _phases(name, options):
