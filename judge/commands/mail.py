@@ -211,7 +211,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
         reply.sections.append(processed_text(config, view, done, identity.me if identity is not None else None))
 
 
-_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
+_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|practice|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def masked(text: str) -> str:

@@ -9,7 +9,8 @@ on again does not take a second place: its password (and, in the same mail, its 
 is updated instead; a newcomer must meet the game's minimum record (:mod:`.records`). When
 every power has a player the game starts: powers are assigned by
 the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
-the start mail.
+the start mail. Seats the master gave the judge's bot (``SET BOT``, :mod:`.botseats`) count as
+filled and are left out of the assignment; ``cd=bot`` among CREATE's words sets ``CD BOT``.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from ..engine import OptionError, Options
 from ..maps import load_map
 from ..store.games import ACTIVE, FORMING, MASTER, OBSERVER, PLAYER, Game, Player, find_game
 from ..store.passwords import check_password, hash_password
-from . import notices, records
+from . import botseats, notices, records
 from .assign import assign, seed_for
+from .botseats import BOT, HOLD
 from .clocks import clocks_to_json, default_clocks
 from .lateness import start_clock
 from .mails import Mail
@@ -51,10 +53,15 @@ def create(session: Session, config: Config, name: str, password: str, words: li
         raise JoinError(render.refusal("game_name_invalid"))
     if find_game(session, name) is not None:
         raise JoinError(render.refusal("game_exists", game=name))
-    variant, options = "standard", {}
+    variant, options, cd_mode = "standard", {}, HOLD
     for word in words:
         if "=" in word:
             key, _, value = word.partition("=")
+            if key.lower() == "cd":
+                if value.lower() not in (HOLD, BOT):
+                    raise JoinError(render.refusal("cd_mode_syntax"))
+                cd_mode = value.lower()
+                continue
             options[key] = value
         else:
             variant = word
@@ -68,7 +75,7 @@ def create(session: Session, config: Config, name: str, password: str, words: li
     clocks = clocks_to_json(default_clocks(config.clocks))
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks,
                 pictures=config.pictures, nmr=config.nmr, reminder=config.reminder_hours,
-                max_absence=config.max_absence_days)
+                max_absence=config.max_absence_days, cd_mode=cd_mode, bot_powers=[])
     session.add(game)
     session.flush()
     game.players.append(Player(game_id=game.id, email=master, password_hash=hash_password(password), role=MASTER))
@@ -135,7 +142,7 @@ def start_if_full(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     if game.status != FORMING or game.manual_start:
         return []
-    if len(view.members(PLAYER)) < len(view.map.powers):
+    if len(view.members(PLAYER)) + len(botseats.seated(view)) < len(view.map.powers):
         return []
     return begin(view, config, now)
 
@@ -147,7 +154,8 @@ def begin(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     players = view.members(PLAYER)
     m = view.map
-    letters = [pw.letter for pw in m.powers]
+    bots = set(botseats.seated(view))
+    letters = [pw.letter for pw in m.powers if pw.name not in bots]
     got = assign([p.email for p in players], [p.preferences for p in players], letters, seed_for(game.name))
     for p, letter in zip(players, got, strict=True):
         p.power = m.power_by_letter[letter.upper()].name

@@ -131,6 +131,8 @@ class Game(Base):
     manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
     rollbacks: Mapped[int] = mapped_column(Integer, default=0)
     nmr: Mapped[bool] = mapped_column(Boolean, default=False)
+    cd_mode: Mapped[str] = mapped_column(String(8), default="hold")  # SET CD BOT / SET CD HOLD
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # seats the master gave the bot
     reminder: Mapped[float] = mapped_column(Float, default=8.0)
     reminded_for: Mapped[datetime | None] = mapped_column(default=None)
     late_notices: Mapped[int] = mapped_column(Integer, default=0)
@@ -259,6 +261,7 @@ class PhaseRecord(Base):
     results: Mapped[str] = mapped_column(Text, default="")
     options: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     withdrawn: Mapped[int] = mapped_column(Integer, default=0)
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # whose orders the bot wrote
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
