@@ -17,7 +17,9 @@ from judge.bots import bot_texts
 from judge.engine import Options, Position
 from judge.maps import load_board
 from judge.store.base import make_engine, make_sessionmaker
+from judge.store.games import find_game
 from judge.store.mail import OutboxMessage
+from judge.web.archive import phase_detail
 
 live = harness.live
 _LAST: list[Mail] = []
@@ -94,6 +96,15 @@ def test_a_resigned_power_is_played_by_the_bot_until_a_takeover(live: LiveJudge,
     lines = [x for x in body.splitlines() if x.startswith(f"{quitter}: ")]
     assert lines and not any("No Order Processed" in x for x in lines)
     assert any("->" in x for x in lines), lines  # played, not held
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s:
+            row = find_game(s, game)
+            assert row is not None
+            page = phase_detail(s, row, before.phase.code, public=True)  # the web archive's phase page
+            assert page is not None and BOT_LINE.format(power=quitter) in page.results
+    finally:
+        engine.dispose()
     assert live.game_value(game, "phase") != before.phase.code
     # a takeover gives the power back to a person at once
     newcomer = "newcomer@players.test"
