@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from greedy import greedy_orders  # noqa: E402
 
 from judge.bots import bot_orders, phase_seed  # noqa: E402
-from judge.engine import Board, Order, OrderError, Options, Position, adjudicate, initial_position  # noqa: E402
+from judge.engine import Board, Options, Order, OrderError, Position, adjudicate, initial_position  # noqa: E402
 from judge.engine.results import VOID  # noqa: E402
 from judge.engine.validation import Legality  # noqa: E402
 from judge.maps import load_board  # noqa: E402

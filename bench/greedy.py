@@ -12,7 +12,19 @@ from __future__ import annotations
 
 from collections import deque
 
-from judge.engine import Board, Build, Disband, Hold, Move, Order, Position, Remove, Retreat, Waive, province_of
+from judge.engine import (
+    Board,
+    Build,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Position,
+    Remove,
+    Retreat,
+    Waive,
+    province_of,
+)
 from judge.engine.adjustments import adjustment_counts
 from judge.engine.legal import LegalOrders, adjustment_orders, retreat_orders
 
