@@ -60,11 +60,9 @@ def adjustments(board: Board, position: Position, values: Values) -> list[Order]
 
 
 def _build_value(board: Board, values: Values, build: Build) -> float:
-    """A build's worth: the value of the place for its type, a fleet's coast told apart by
-    the value of the places that coast reaches."""
-    unit = build.unit
-    value = values.of(unit.type, unit.province)
-    if unit.location != unit.province:
-        reach = board.map.fleet_adj.get(unit.location, frozenset())
-        value += 0.01 * sum(values.of(unit.type, province_of(d)) for d in reach) / max(1, len(reach))
-    return value
+    """A build's worth: the best value among the places the new unit could move to next (so
+    that the type, and a fleet's coast, the place's neighbours favour wins)."""
+    unit, m = build.unit, board.map
+    reach = m.army_adj.get(unit.location, frozenset()) | m.army_hops.get(unit.location, frozenset()) \
+        if unit.type == "A" else m.fleet_adj.get(unit.location, frozenset())
+    return max((values.of(unit.type, province_of(d)) for d in reach), default=0.0)

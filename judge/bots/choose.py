@@ -9,7 +9,8 @@ held by one of its own units not yet decided lets that unit choose first, and ne
 into a place one of its own units stays in, nor swaps places with one.
 
 Beyond DumbBot, the variant routes are played as the rules allow them: an army is convoyed
-only along a chain of its own fleets, which are then ordered to convoy it; a railway move is
+only along a chain of its own fleets, which are then ordered to convoy it, and never to attack
+a unit that could support an attack on one of those fleets (a convoy paradox voids it); a railway move is
 made only when no foreign unit stands on the line between (else the move would be void), one
 a turn; a fleet goes through a canal only when its own unit stands in the canal province,
 and that unit then gives the permission the rules ask for (its support of the canal move).
@@ -102,6 +103,7 @@ class Chooser:
         self._attacks(plan, rng)
         order = list(self.units)
         rng.shuffle(order)
+        order.sort(key=lambda u: u.type != ARMY)  # armies first: fleets are still free to convoy them
         for unit in order:
             self._decide(unit, plan, rng, 0)
         return plan
@@ -181,7 +183,7 @@ class Chooser:
         fleets: list[str] = []
         if self.is_convoyed(mv):
             found = self._own_chain(unit.province, dest, plan)
-            if found is None:
+            if found is None or self._paradox_risk(dest, found):
                 return False
             fleets = found
         keeper = None
@@ -201,6 +203,13 @@ class Chooser:
             plan.taken.setdefault(keeper.province, keeper.province)
         plan.tsr_used = plan.tsr_used or mv.via == "railway"
         return True
+
+    def _paradox_risk(self, dest: str, chain: list[str]) -> bool:
+        """True if the convoyed army would attack a foreign unit that could support an
+        attack on a fleet of its own convoy (a convoy paradox: the convoy would be void)."""
+        there = self.position.units.get(dest)
+        return there is not None and there.power != self.power and any(
+            self.map.reaches(there.type, there.location, f) for f in chain)
 
     def _own_chain(self, src: str, dest: str, plan: Plan) -> list[str] | None:
         """A shortest chain of the power's own undecided fleets at sea from ``src`` to

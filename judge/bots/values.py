@@ -10,12 +10,13 @@
    counted, defence weighs more) and the values are spread over ten rings of neighbours,
    per unit type: a ring's value of a place is its own value plus its neighbours', divided
    by five. A place's value for a type is the weighted sum of its rings, so that a unit far
-   from any centre still feels the nearest ones.
+   from any centre still feels the nearest ones. For an army a shore across one water
+   province counts as a neighbour at a quarter (it needs a convoy).
 4. Strength and competition: how many of the power's units could move into a place, and the
    most units any one other power could.
 
-The neighbours are read from the board (armies along borders and hops, and across one
-water province where a convoy could carry them; fleets along their coasts), never from a
+The neighbours are read from the board (armies along borders and hops, and at a quarter
+across one water province where a convoy could carry them; fleets along their coasts), never from a
 map's name, so every map plays.
 """
 
@@ -39,10 +40,13 @@ def size(centres: int) -> float:
     return float(centres * centres + 4 * centres + 16)
 
 
+#: how much a neighbour across one water province counts for an army (it needs a convoy)
+ACROSS_WATER = 0.25
+
+
 @cache
 def neighbours(m: Map) -> dict[str, dict[str, frozenset[str]]]:
-    """Per unit type, the provinces a unit of that type in each province could move to
-    (armies also across one water province, as a convoy could carry them)."""
+    """Per unit type, the provinces a unit of that type in each province could move to."""
     army: dict[str, set[str]] = {p: set() for p in m.provinces}
     fleet: dict[str, set[str]] = {p: set() for p in m.provinces}
     for src, dsts in m.army_adj.items():
@@ -51,12 +55,21 @@ def neighbours(m: Map) -> dict[str, dict[str, frozenset[str]]]:
         army[province_of(src)].update(hops)
     for src, reach in m.fleet_reach.items():
         fleet[province_of(src)].update(reach)
+    return {ARMY: {p: frozenset(v) for p, v in army.items()},
+            FLEET: {p: frozenset(v) for p, v in fleet.items()}}
+
+
+@cache
+def across_water(m: Map) -> dict[str, frozenset[str]]:
+    """The shores an army in each province could reach across one water province by a
+    convoy, beyond its own moves."""
+    near = neighbours(m)[ARMY]
+    out: dict[str, set[str]] = {p: set() for p in m.provinces}
     for water in m.waters:
         shores = [p for p in m.fleet_reach.get(water, ()) if m.provinces[p].holds_armies]
         for p in shores:
-            army[p].update(q for q in shores if q != p)
-    return {ARMY: {p: frozenset(v) for p, v in army.items()},
-            FLEET: {p: frozenset(v) for p, v in fleet.items()}}
+            out[p].update(q for q in shores if q != p and q not in near[p])
+    return {p: frozenset(v) for p, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -106,11 +119,16 @@ def values_of(board: Board, position: Position, power: str) -> Values:
         else:
             base[centre] = attack_w * (sizes.get(held_by, unowned) if held_by else unowned)
     by_type: dict[str, dict[str, float]] = {}
+    sea = across_water(m)
     for unit_type, adj in neighbours(m).items():
         ring = {p: base.get(p, 0.0) for p in m.provinces}
         total = {p: RING_WEIGHTS[0] * v for p, v in ring.items()}
         for k in range(1, RINGS):
-            ring = {p: (v + sum(ring[n] for n in adj[p])) / DIVISOR for p, v in ring.items()}
+            if unit_type == ARMY:
+                ring = {p: (v + sum(ring[n] for n in adj[p]) + ACROSS_WATER * sum(ring[n] for n in sea[p])) / DIVISOR
+                        for p, v in ring.items()}
+            else:
+                ring = {p: (v + sum(ring[n] for n in adj[p])) / DIVISOR for p, v in ring.items()}
             w = RING_WEIGHTS[k]
             for p, v in ring.items():
                 total[p] += w * v
