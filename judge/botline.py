@@ -15,21 +15,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .bots import bot_texts
-from .engine import Position, PositionError
-from .engine.phase import PhaseError
-from .machine import RequestError, board_for
+from .machine import RequestError, position_for
 
 
 def answer(request: Any) -> dict[str, Any]:
     """The bot's orders for one parsed request."""
-    if not isinstance(request, dict):
-        raise RequestError("each line must be a JSON object")
-    board = board_for(request)
+    board, position = position_for(request)
     m = board.map
-    try:
-        position = Position.from_json(m, request)
-    except (PositionError, PhaseError) as exc:
-        raise RequestError(str(exc)) from None
     seed = request.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RequestError("seed must be an integer")
