@@ -53,8 +53,8 @@ def bot_orders(board: Board, position: Position, power: str, seed: int) -> list[
     best: list[Order] = []
     best_worth = float("-inf")
     seen: set[frozenset[Order]] = set()
-    for _ in range(CANDIDATES):
-        plan = chooser.draw(rng)
+    for i in range(CANDIDATES):
+        plan = chooser.draw(rng, bold=i % 2 == 1)
         add_supports(board, position, values, legal, plan.orders, canal)
         keep_consistent(plan.orders)
         orders = _checked(board, position, [plan.orders[p] for p in sorted(plan.orders)])

@@ -24,10 +24,13 @@ from dataclasses import dataclass, field
 
 from ..engine import ARMY, Board, Convoy, Hold, Move, Order, Position, Unit, province_of
 from ..engine.legal import LegalOrders
-from .values import Values
+from .values import Values, neighbours
 
 #: how far below the best a choice may be and still be drawn, and how many are drawn among
 NEAR_BEST, DRAWN = 0.8, 4
+#: how much of a target's value a place next to it is worth for a unit that could then
+#: support another's attack on it
+STAGING = 0.5
 
 
 @dataclass
@@ -65,13 +68,28 @@ class Chooser:
         self.stations: tuple[str, ...] = tuple(railway["stations"]) if isinstance(railway, Mapping) else ()
         canal = self.map.rules.get("canal")
         self.canal_province = str(canal["province"]).lower() if isinstance(canal, Mapping) else None
+        self.targets = [c for c in self.map.supply_centres
+                        if (u := position.units.get(c)) is not None and u.power != power]
         self.ranked = {u.province: self._rank(u) for u in self.units}
+
+    def _staging(self, unit: Unit, dest: str) -> float:
+        """Beyond DumbBot: the worth of ``dest`` as a place from which the unit could join
+        another of its power's units in a supported attack on a foreign unit standing on a
+        centre (one the unit cannot reach from where it is)."""
+        near = neighbours(self.map)[unit.type]
+        here, there = near.get(unit.province, frozenset()), near.get(dest, frozenset())
+        best = 0.0
+        for target in self.targets:
+            if target in there and target not in here and self.values.strength.get(target, 0) >= 1:
+                best = max(best, self.values.of(unit.type, target))
+        return STAGING * best
 
     def _rank(self, unit: Unit) -> list[tuple[float, Move | None]]:
         options: list[tuple[float, Move | None]] = [(score(self.values, unit, unit.province), None)]
         for mv in self.legal.moves(unit):
             if self._usable(mv):
-                options.append((score(self.values, unit, province_of(mv.dest)), mv))
+                dest = province_of(mv.dest)
+                options.append((score(self.values, unit, dest) + self._staging(unit, dest), mv))
         options.sort(key=lambda o: (-o[0], "" if o[1] is None else o[1].dest))
         return options
 
@@ -97,10 +115,12 @@ class Chooser:
         return unit.type == ARMY and mv.via is None and mv.dest not in self.map.army_adj.get(unit.location, ()) \
             and mv.dest not in self.map.army_hops.get(unit.location, ())
 
-    def draw(self, rng: random.Random) -> Plan:
-        """One plan: every unit decided, in a random order."""
+    def draw(self, rng: random.Random, *, bold: bool = False) -> Plan:
+        """One plan: every unit decided, in a random order. A ``bold`` plan attacks a
+        foreign unit with one support where the owner could bring more (it wins if they do
+        not come: the adjudicator's check of the plans weighs the risk)."""
         plan = Plan()
-        self._attacks(plan, rng)
+        self._attacks(plan, rng, bold)
         order = list(self.units)
         rng.shuffle(order)
         order.sort(key=lambda u: u.type != ARMY)  # armies first: fleets are still free to convoy them
@@ -108,7 +128,7 @@ class Chooser:
             self._decide(unit, plan, rng, 0)
         return plan
 
-    def _attacks(self, plan: Plan, rng: random.Random) -> None:
+    def _attacks(self, plan: Plan, rng: random.Random, bold: bool) -> None:
         """Supported attacks on foreign units standing on centres (beyond DumbBot): where
         more of the power's units can move in than any other power could bring, one moves
         and as many as that power could bring support it. Targets are taken by value, the
@@ -121,6 +141,8 @@ class Chooser:
                          for mv in self.legal.moves(u)
                          if province_of(mv.dest) == target and mv.via is None and not self.is_convoyed(mv)]
             need = self.values.competition.get(target, 1)
+            if bold:
+                need = min(need, 1)
             if len(attackers) <= need or target in plan.taken:
                 continue
             attackers.sort(key=lambda a: (-self.values.of(a[0].type, target), a[0].province))
