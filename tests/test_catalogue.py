@@ -118,7 +118,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/history_note": {"game": "dt", "shown": True, "left_out": 2, "lines": 100, "start": WHEN, "end": "now",
                             "after": WHEN, "turns": False},
     "player/history_part": {"game": "dt", "number": 1, "total": 3},
-    "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"]},
+    "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"], "practice": "", "letter": ""},
     "master/deadline_set": {"game": "dt", "deadline": WHEN, "left": "1 day", "grace": WHEN, "grace_left": "8 days"},
     "master/state_changed": {"game": "dt", "change": "paused"},
     "master/ejected": {"game": "dt", "address": "a@x", "power": "France"},

@@ -140,7 +140,7 @@ def test_a_persons_orders_win_and_hold_is_the_default(live: LiveJudge) -> None:
 def test_a_practice_game_and_bot_seats_by_mail(live: LiveJudge) -> None:
     player = "solo@players.test"
     mails = _drain(live) + live.mail(player, "practice ?solo pw standard France", expect=2)
-    assert any("solo" in m.subject for m in mails)
+    assert any("A practice game: you play France (SIGNON Fsolo password)" in m.body for m in mails)
     _drain(live)
     assert live.game_value("solo", "status") == "active"
     listing = live.reply(player, "list solo").body

@@ -72,5 +72,5 @@ def practice(call: Call) -> Outcome:
     view.session.flush()
     ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
-                          powers=[p.name for p in m.powers])
+                          powers=[p.name for p in m.powers], practice=mine, letter=m.power(mine).letter)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))

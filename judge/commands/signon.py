@@ -34,7 +34,7 @@ def create(call: Call) -> Outcome:
     me = view.members()[0]
     ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
-                          powers=[p.name for p in view.map.powers])
+                          powers=[p.name for p in view.map.powers], practice="", letter="")
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))
 
 
