@@ -43,12 +43,13 @@ def adjustments(board: Board, position: Position, values: Values) -> list[Order]
     out: list[Order] = []
     if count > 0:
         builds = [o for o in legal if isinstance(o, Build)]
+        lean = _army_lean(board, position, power)
         best_at: dict[str, Build] = {}
         for b in builds:
             here = best_at.get(b.unit.province)
-            if here is None or _build_value(board, values, b) > _build_value(board, values, here):
+            if here is None or _build_value(board, values, b, lean) > _build_value(board, values, here, lean):
                 best_at[b.unit.province] = b
-        ranked = sorted(best_at.values(), key=lambda b: (-_build_value(board, values, b), b.unit.province))
+        ranked = sorted(best_at.values(), key=lambda b: (-_build_value(board, values, b, lean), b.unit.province))
         out.extend(ranked[:count])
         if len(out) < count and any(isinstance(o, Waive) for o in legal):
             out.extend(Waive(power) for _ in range(count - len(out)))
@@ -59,10 +60,23 @@ def adjustments(board: Board, position: Position, values: Values) -> list[Order]
     return out
 
 
-def _build_value(board: Board, values: Values, build: Build) -> float:
+def _army_lean(board: Board, position: Position, power: str) -> float:
+    """How much more an army build counts than its value says: 1.5 while the power has fewer
+    armies, for its share of units, than the centres it does not own that a fleet cannot
+    reach (inland) call for (at least two in five), else 1."""
+    m = board.map
+    targets = [c for c in m.supply_centres if position.owners.get(c) != power]
+    inland = sum(1 for c in targets if not m.fleet_locations(c)) / max(1, len(targets))
+    units = position.units_of(power)
+    armies = sum(1 for u in units if u.type == "A") / max(1, len(units))
+    return 1.5 if armies < max(0.4, inland) else 1.0
+
+
+def _build_value(board: Board, values: Values, build: Build, lean: float = 1.0) -> float:
     """A build's worth: the best value among the places the new unit could move to next (so
     that the type, and a fleet's coast, the place's neighbours favour wins)."""
     unit, m = build.unit, board.map
     reach = m.army_adj.get(unit.location, frozenset()) | m.army_hops.get(unit.location, frozenset()) \
         if unit.type == "A" else m.fleet_adj.get(unit.location, frozenset())
-    return max((values.of(unit.type, province_of(d)) for d in reach), default=0.0)
+    best = max((values.of(unit.type, province_of(d)) for d in reach), default=0.0)
+    return best * lean if unit.type == "A" else best
