@@ -31,6 +31,9 @@ NEAR_BEST, DRAWN = 0.8, 4
 #: how much of a target's value a place next to it is worth for a unit that could then
 #: support another's attack on it
 STAGING = 0.5
+#: what staying on an unthreatened home centre is worth while the power grows (it leaves
+#: the centre free for a build)
+CLEAR_HOME = 0.5
 
 
 @dataclass
@@ -70,6 +73,8 @@ class Chooser:
         self.canal_province = str(canal["province"]).lower() if isinstance(canal, Mapping) else None
         self.targets = [c for c in self.map.supply_centres
                         if (u := position.units.get(c)) is not None and u.power != power]
+        growing = len(position.centres_of(power)) >= len(self.units)
+        self.homes = frozenset(self.map.power(power).home) if growing else frozenset()
         self.ranked = {u.province: self._rank(u) for u in self.units}
 
     def _staging(self, unit: Unit, dest: str) -> float:
@@ -85,7 +90,10 @@ class Chooser:
         return STAGING * best
 
     def _rank(self, unit: Unit) -> list[tuple[float, Move | None]]:
-        options: list[tuple[float, Move | None]] = [(score(self.values, unit, unit.province), None)]
+        stay = score(self.values, unit, unit.province)
+        if unit.province in self.homes and self.values.competition.get(unit.province, 0) == 0:
+            stay *= CLEAR_HOME
+        options: list[tuple[float, Move | None]] = [(stay, None)]
         for mv in self.legal.moves(unit):
             if self._usable(mv):
                 dest = province_of(mv.dest)
