@@ -150,6 +150,13 @@ def test_a_practice_game_and_bot_seats_by_mail(live: LiveJudge) -> None:
     assert all(BOT_LINE.format(power=p) in results[0].body
                for p in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert BOT_LINE.format(power="France") not in results[0].body
+    # a ROLLBACK and the same turn played again: the bot writes the same orders, and says so
+    first = [x for x in results[0].body.splitlines() if re.match(r"(Austria|England|Germany|Italy|Russia|Turkey): ", x)]
+    live.send(player, "signon msolo pw\nrollback")
+    _drain(live)
+    again = _results(_order_all(live, "solo", "standard", {"France": player}, set()))
+    assert again and BOT_LINE.format(power="Russia") in again[0].body
+    assert [x for x in again[0].body.splitlines() if x in first] == first
     # SET BOT: a master seats the bot in a forming game; it starts when the persons fill the rest
     live.send("gm@players.test", "create ?seats gmpw standard\nset bot england\nset bot turkey")
     _drain(live)
