@@ -1,8 +1,8 @@
 """The judge's bot over seeded whole games, on each map: figures, never timed tests.
 
-Run: ``python bench/bots.py [--seeds 6] [--years 20] [--maps standard,colonial,oceania]``.
+Run: ``python bench/bots.py [--seeds 6] [--first 1] [--years 20] [--maps standard,colonial,oceania]``.
 
-For each map, over games seeded 1..N (the bot's seat turns with the seed), to a solo or the
+For each map, over games seeded FIRST..FIRST+N-1 (the bot's seat turns with the seed), to a solo or the
 year limit:
 
 - one bot against six hold-bots (they send no orders: their units hold, as in civil disorder);
@@ -158,7 +158,8 @@ def report(name: str, tally: Tally) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=6, help="games per line (seeds 1..N)")
+    parser.add_argument("--seeds", type=int, default=6, help="games per line (seeds FIRST..FIRST+N-1)")
+    parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--years", type=int, default=20, help="year limit of a game")
     parser.add_argument("--maps", default="standard,colonial,oceania")
     parser.add_argument("--switch", type=int, default=4, help="twin run: years of script before the CD")
@@ -170,13 +171,14 @@ def main() -> None:
     for name in args.maps.split(","):
         board = load_board(name, Options())
         powers = board.map.power_names
-        print(f"{name} (seeds 1..{args.seeds}, {args.years} years at most)")
+        seeds = range(args.first, args.first + args.seeds)
+        print(f"{name} (seeds {seeds.start}..{seeds.stop - 1}, {args.years} years at most)")
         for label, me, others in matchups:
             tally = Tally()
-            for seed in range(1, args.seeds + 1):
+            for seed in seeds:
                 play(board, powers[seed % len(powers)], me, others, seed, args.years, tally)
             report(label, tally)
-        held, played = zip(*(twin(board, seed, args.switch, 5) for seed in range(1, args.seeds + 1)), strict=True)
+        held, played = zip(*(twin(board, seed, args.switch, 5) for seed in seeds), strict=True)
         print(f"  twin run (CD after {args.switch} years of greedy script, +5 years): holding "
               f"{statistics.mean(held):.1f} centres, bot {statistics.mean(played):.1f} "
               f"(ratio {statistics.mean(played) / max(0.01, statistics.mean(held)):.1f}x); "
