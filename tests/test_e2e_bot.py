@@ -53,15 +53,15 @@ def _position(live: LiveJudge, game: str, variant: str) -> tuple[object, Positio
 
 def _order_all(live: LiveJudge, game: str, variant: str, powers: dict[str, str], skip: set[str]) -> list[Mail]:
     """Each player but those of ``skip`` sends legal orders (written by the bot, as a person
-    could); the mails that follow."""
+    could) and SET NOWAIT; the mails that follow."""
     board, pos = _position(live, game, variant)
     owing = {u.power for u in pos.units.values()} if pos.phase.kind == "M" else \
         {d.unit.power for d in pos.dislodged.values()} if pos.phase.kind == "R" else set(powers)
     for power, address in powers.items():
-        if power in skip or power not in owing:
+        if power in skip:
             continue
-        texts = bot_texts(board, pos, power, 99)  # type: ignore[arg-type]
-        if texts:
+        texts = bot_texts(board, pos, power, 99) if power in owing else []  # type: ignore[arg-type]
+        if texts or pos.phase.kind != "M":  # (SET NOWAIT: a takeover sets a wait on everyone)
             live.send(address, f"signon {board.map.power(power).letter}{game} pw\nset nowait\n" + "\n".join(texts))  # type: ignore[attr-defined]
     _LAST[:] = _drain(live)
     return list(_LAST)
