@@ -58,13 +58,13 @@ def practice(call: Call) -> Outcome:
     if named is not None and len(words) > 1 and named.find_power(words[1]) is None:
         return call.error(render.refusal("bot_no_power", text=words[1]))
     try:
-        view = joining.create(call.session, call.config, args[0][1:], args[1], [*words[:1], "cd=bot"], call.sender)
+        read = joining.read_create_words([*words[:1], "cd=bot", "NMR"])
+        view = joining.create(call.session, call.config, args[0][1:], args[1], read, call.sender)
     except JoinError as exc:
         return call.error(str(exc))
     m = view.map
     wanted = m.find_power(words[1]) if len(words) > 1 else None
     game = view.game
-    game.nmr = True
     mine = wanted.name if wanted is not None else m.powers[seed_for(game.name) % len(m.powers)].name
     game.bot_powers = [p.name for p in m.powers if p.name != mine]
     me = Player(game_id=game.id, email=call.sender, password_hash=hash_password(args[1]), role=PLAYER)
@@ -72,5 +72,6 @@ def practice(call: Call) -> Outcome:
     view.session.flush()
     ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
-                          powers=[p.name for p in m.powers], practice=mine, letter=m.power(mine).letter)
+                          powers=[p.name for p in m.powers], settings=read.settings, practice=mine,
+                          letter=m.power(mine).letter)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))

@@ -26,8 +26,7 @@ import logging
 
 from ..bots import bot_orders, phase_seed
 from ..engine.plain import plain
-from ..store.games import PLAYER
-from . import orders, takeover
+from . import orders
 from .view import Entry, GameView
 
 log = logging.getLogger(__name__)
@@ -41,14 +40,11 @@ def seated(view: GameView) -> list[str]:
     return [p.name for p in view.map.powers if p.name in given and view.player_of(p.name) is None]
 
 
-def played(view: GameView) -> list[str]:
-    """The powers the bot plays now (alive, no player, and a seat of the bot's or the game
-    set to ``CD BOT``), in map order."""
-    if not view.started:
-        return []
-    given = set(view.game.bot_powers or ())
-    bot_cd = view.game.cd_mode == BOT
-    return [p for p in takeover.alive_powers(view) if view.player_of(p) is None and (bot_cd or p in given)]
+def plays(view: GameView, power: str) -> bool:
+    """Whether the bot plays ``power`` (of a started game) now: no player, and a seat of the
+    bot's or the game set to ``CD BOT``."""
+    return view.started and view.player_of(power) is None and (
+        view.game.cd_mode == BOT or power in (view.game.bot_powers or ()))
 
 
 def seat(view: GameView, power: str) -> None:
@@ -69,13 +65,11 @@ def write_orders(view: GameView) -> list[str]:
     """Store the bot's orders for every power it plays this phase that has no orders; the
     powers it wrote for, in map order."""
     board, position, game = view.board, view.position, view.game
-    playing = set(played(view))
-    if game.cd_mode == BOT:
-        playing |= {p.power for p in view.members() if p.power and p.active and p.role == PLAYER}
     seed = phase_seed(game.name, position.phase.code)
     written = []
     for power in sorted(orders.required(board, position), key=view.power_rank):
-        if power not in playing or view.entries(power):
+        # with CD BOT a player who sent no orders at all is in civil disorder for the phase
+        if view.entries(power) or not (plays(view, power) or game.cd_mode == BOT):
             continue
         mine = bot_orders(board, position, power, seed)
         view.store_orders(power, [Entry(plain(o), o) for o in mine], 0)

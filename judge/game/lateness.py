@@ -134,8 +134,7 @@ def waited_for(view: GameView) -> list[str]:
     never one the bot plays (:mod:`.botseats`)."""
     if view.game.nmr:
         return []
-    by_bot = botseats.played(view)
-    return [p for p in open_powers(view) if p not in by_bot]
+    return [p for p in open_powers(view) if not botseats.plays(view, p)]
 
 
 def past_deadline(game: Game, now: datetime) -> bool:

@@ -6,7 +6,7 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses (:mod:`.gunboat`).
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from ..store.games import (
 )
 from . import botseats, lateness, orders, records
 from .clocks import KIND_WORDS, clocks_of
+from .disclosure import Reader, address_for
 from .ending import ending_text
-from .gunboat import address_for, roster_for
-from .mails import role_of
+from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
 from .takeover import abandoned
 from .view import GameView, view_of
@@ -82,11 +82,10 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     over = game.status in (FINISHED, TERMINATED)
     waiting: list[str] = []
     status_of: dict[str, str] = {}
-    by_bot = botseats.played(view) if position is not None and not over else []
     if position is not None and not over:
         late = {p.power for p in lateness.late_players(view)}
         for power in orders.required(view.board, position):
-            if power in by_bot:
+            if botseats.plays(view, power):
                 continue
             if power in late or not lateness.submitted(view, power):
                 status_of[power] = "move"
@@ -96,7 +95,7 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     vacant = openings(view)
     for power in vacant:
         taking = f"SIGNON {view.map.power(power).letter}{game.name} password takes it over"
-        rows.insert(_row_at(view, rows, power), (power, "bot", f"(played by {BOT_NAME}: {taking})") if power in by_bot
+        rows.insert(_row_at(view, rows, power), (power, "bot", f"(played by {BOT_NAME}: {taking})") if botseats.plays(view, power)
                     else (power, "open", f"(abandoned: {taking})"))
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
@@ -135,7 +134,7 @@ def _flags(view: GameView) -> str:
     return ", ".join(f for f in flags if f)
 
 
-def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+def who_game(view: GameView, reader: Reader, *, full: bool = False) -> list[render.Member]:
     """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
     with when they joined and the deadlines each player missed; addresses as ``reader`` may
     see them."""
@@ -145,7 +144,7 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
             return (0, p.id)
         return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
 
-    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+    return [render.Member(role_of(p), address_for(view.game, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
 
@@ -160,8 +159,11 @@ def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int
 
 
 def _lateness(game: Game) -> str:
-    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
-    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    hours = f"{game.reminder:g}"
+    reminder = (f"reminder {hours} {'hour' if hours == '1' else 'hours'} before the deadline" if game.reminder > 0
+                else "no reminder")
+    days = f"{game.max_absence} {'day' if game.max_absence == 1 else 'days'}"
+    absence = f"absences of at most {days}" if game.max_absence else "no absences"
     return f"{reminder}, {absence}."
 
 

@@ -6,8 +6,8 @@
 - ``phase_record``: ``bot_powers`` (the powers whose orders the bot wrote in that phase, as
   the results and the archive say).
 
-Revision ID: 0012_bot
-Revises: 0011_outbox_status
+Revision ID: 0014_bot
+Revises: 0013_phase_pictures
 Create Date: 2026-12-03
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_bot"
-down_revision = "0011_outbox_status"
+revision = "0014_bot"
+down_revision = "0013_phase_pictures"
 branch_labels = None
 depends_on = None
 
