@@ -58,6 +58,14 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     os._exit(0)
 
 
+def cmd_bot(args: argparse.Namespace) -> int:
+    from .botline import run
+
+    for line in run(sys.stdin):
+        print(line, flush=True)
+    return 0
+
+
 def cmd_map(args: argparse.Namespace) -> int:
     """``judge map check [NAME...]`` or ``judge map <game> [<phase>]``."""
     if args.args and args.args[0] == "check":
@@ -205,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_datc)
     p = sub.add_parser("adjudicate", help="adjudicate phases given as JSON Lines on standard input")
     p.set_defaults(func=cmd_adjudicate)
+    p = sub.add_parser("bot", help="the judge's bot: orders for powers in phases given as JSON Lines on standard input")
+    p.set_defaults(func=cmd_bot)
     p = sub.add_parser("map", help="draw a phase of a game (judge map <game> [<phase>]), or check the "
                                    "bundled maps and their art (judge map check [NAME...])")
     p.add_argument("args", nargs="*", metavar="GAME [PHASE] | check [NAME...]",

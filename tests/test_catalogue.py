@@ -128,7 +128,7 @@ SAMPLES: dict[str, dict[str, object]] = {
                             "after": WHEN, "turns": False},
     "player/history_part": {"game": "dt", "number": 1, "total": 3},
     "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"],
-                       "settings": ["GUNBOAT", "NMR"]},
+                       "settings": ["GUNBOAT", "NMR"], "practice": "", "letter": ""},
     "master/deadline_set": {"game": "dt", "deadline": WHEN, "left": "1 day", "grace": WHEN, "grace_left": "8 days"},
     "master/state_changed": {"game": "dt", "change": "paused"},
     "master/ejected": {"game": "dt", "address": "a@x", "power": "France"},

@@ -275,7 +275,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
         reply.writers.append(me)
 
 
-_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
+_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|practice|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def masked(text: str) -> str:

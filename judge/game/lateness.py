@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, tzinfo
 
 from ..store.games import ABANDONED, PLAYER, Game, Player
-from . import absences, orders
+from . import absences, botseats, orders
 from .clocks import deadline_after, grace_after
 from .view import GameView
 
@@ -130,8 +130,11 @@ def open_powers(view: GameView) -> list[str]:
 
 
 def waited_for(view: GameView) -> list[str]:
-    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game."""
-    return [] if view.game.nmr else open_powers(view)
+    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game;
+    never one the bot plays (:mod:`.botseats`)."""
+    if view.game.nmr:
+        return []
+    return [p for p in open_powers(view) if not botseats.plays(view, p)]
 
 
 def past_deadline(game: Game, now: datetime) -> bool:

@@ -34,7 +34,7 @@ from .. import render
 from ..config import Config
 from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
 from ..store.passwords import check_password, hash_password
-from . import absences, disclosure, lateness, orders, records
+from . import absences, botseats, disclosure, lateness, orders, records
 from .clocks import deadline_after, grace_after
 from .mails import Mail, context, per_zone
 from .view import GameView
@@ -98,6 +98,7 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
     else:
         old.status = "active"
         me = old
+    botseats.unseat(view, power.name)
     view.session.flush()
     moved = _give_time(view, config, now)
     log.info("%s: %s %s %s", game.name, sender, "returned as" if old else "took over", power.name)

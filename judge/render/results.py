@@ -200,6 +200,7 @@ def results_mail(
     game_over: str | None = None,
     link: str = "",
     prediction: bool = False,
+    bot_powers: Sequence[str] = (),
 ) -> Rendered:
     """The result mail of one adjudicated phase, to everyone in the game.
 
@@ -208,7 +209,9 @@ def results_mail(
     ``The game is over.`` and that text instead of the next phase; ``link`` (the phase's page
     in the web archive, when there is one) is the last line. A ``prediction`` (the master's
     PREDICT) says so at its head and foot, and its subject is ``... Prediction`` (not
-    ``Results``, so that no mapping tool takes it for a phase played).
+    ``Results``, so that no mapping tool takes it for a phase played). ``bot_powers`` are
+    the powers whose orders the judge's bot wrote (``Orders for Russia were written by the
+    judge's bot.``).
     """
     m = ctx.m
     done = adjudication.phase
@@ -240,6 +243,7 @@ def results_mail(
         game_over=game_over,
         link=link,
         prediction=prediction,
+        bot_powers=list(bot_powers),
     )
     what = "Prediction" if prediction else "Results"
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.phase.code} {what}", body)
