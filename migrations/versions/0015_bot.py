@@ -6,8 +6,8 @@
 - ``phase_record``: ``bot_powers`` (the powers whose orders the bot wrote in that phase, as
   the results and the archive say).
 
-Revision ID: 0014_bot
-Revises: 0013_phase_pictures
+Revision ID: 0015_bot
+Revises: 0014_game_changed_at
 Create Date: 2026-12-03
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_bot"
-down_revision = "0013_phase_pictures"
+revision = "0015_bot"
+down_revision = "0014_game_changed_at"
 branch_labels = None
 depends_on = None
 
