@@ -35,7 +35,7 @@ def process(call: Call) -> Outcome:
         if wanted != game.phase:
             return call.error(render.refusal("process_other_phase", phase=game.phase, asked=" ".join(cmd.args)))
     done = game.phase or ""
-    mails = processing.advance(view, call.config, call.now)
+    mails = processing.advance(view, call.config, call.now, forced=True)
     return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
 
 
