@@ -8,7 +8,9 @@
   separately.
 - A player's absence may last at most the game's ``max_absence`` days (njudge's default 15;
   ``SET MAX ABSENCE 0`` forbids absences). A longer request is refused and the master told:
-  the master may declare it, as a master's absence has no bound.
+  the master may declare it, as njudge's ``max_absence`` does not bind a master. No absence,
+  a master's included, may last more than :data:`MOST_DAYS` (31, the highest ``SET MAX
+  ABSENCE``): a master away longer pauses the game.
 - ``SET NOABSENCE date`` cancels the first pending absence that includes the date (with no
   time given: that touches the day).
 - Declaring an absence never moves the current deadline. When a phase starts, its deadline
@@ -16,6 +18,10 @@
   (starts at or before it and ends after it), the deadline moves to the end of that absence
   and again to the clock's time and days (:func:`adjust`). Absences over by then are
   forgotten (:func:`expire`).
+- The absences together push one phase's deadline at most as far as one absence may last:
+  the game's ``max_absence`` days past the deadline the clock gave it, :data:`MOST_DAYS`
+  when a master declared one of them (:func:`adjust`), so no chain of absences, each within
+  the limit, holds a phase for longer.
 
 The master is told of every absence a player declares or cancels, and sees the pending ones
 (:func:`pending_lines`).
@@ -29,11 +35,12 @@ from datetime import datetime, time, timedelta, tzinfo
 
 from .. import render
 from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
-from .clocks import Clock, fit_deadline
+from .clocks import Clock, fit_deadline, fit_within
 from .deadlines import DeadlineError, parse_date
 from .view import GameView
 
 MAX_PENDING = 3
+MOST_DAYS = 31  # njudge's highest SET MAX ABSENCE
 DEFAULT_LENGTH = timedelta(hours=24)
 START_TIME, END_TIME = time(0, 0), time(23, 59)
 _TO = re.compile(r"\s+to\s+", re.IGNORECASE)
@@ -81,8 +88,11 @@ def pending(player: Player, now: datetime) -> list[Absence]:
 
 
 def too_long(view: GameView, me: Player, period: Period) -> str | None:
-    """Why a player may not declare ``period`` in this game (it is longer than the game's
-    maximum, or absences are forbidden), or None; a master's absences have no bound."""
+    """Why ``me`` may not declare ``period`` in this game (it is longer than the game's
+    maximum, or absences are forbidden), or None; a master's absences are bound only by
+    :data:`MOST_DAYS`."""
+    if period.ends - period.starts > timedelta(days=MOST_DAYS):
+        return render.refusal("absence_longer_than", days=MOST_DAYS)
     if me.role == MASTER:
         return None
     limit = view.game.max_absence
@@ -133,15 +143,22 @@ def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo,
     """``deadline`` moved past every absence that covers it, each time to the clock's time
     and days again (njudge: "the Judge will find that an absence has been set that includes
     the new deadline, so it will extend the next deadline to the end of that absence period,
-    ... and then due to the clock and days parameters set the deadline"). ``absences``: the
-    game's absences when the caller has them (:func:`expire`), else :func:`away`'s."""
+    ... and then due to the clock and days parameters set the deadline"), but never more
+    than the game's ``max_absence`` days later (:data:`MOST_DAYS` when a master declared
+    one of the absences; module docstring). ``absences``: the game's absences when the
+    caller has them (:func:`expire`), else :func:`away`'s."""
     absences = away(view) if absences is None else absences
+    given, by_master = deadline, False
     for _ in range(50):
-        covering = [a.ends for a in absences if a.starts <= deadline < a.ends]
+        covering = [a for a in absences if a.starts <= deadline < a.ends]
         if not covering:
-            return deadline
-        deadline = fit_deadline(clock, max(covering), tz)
-    return deadline
+            break
+        by_master = by_master or any(a.by_master for a in covering)
+        deadline = fit_deadline(clock, max(a.ends for a in covering), tz)
+    if deadline == given:
+        return deadline
+    days = MOST_DAYS if by_master else max(view.game.max_absence, 0)
+    return min(deadline, fit_within(clock, given, days, tz))
 
 
 def expire(view: GameView, now: datetime) -> list[Absence]:
