@@ -93,6 +93,7 @@ class _Reply:
         self.left_out = 0
         self.errors = 0
         self.mails: list[Mail] = []
+        self.notices: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
         self.changed = False
@@ -111,6 +112,7 @@ class _Reply:
         self.errors += out.errors
         self.files.extend(out.files)
         self.mails.extend(out.mails)
+        self.notices.extend(out.notices)
         self.settings.extend(out.settings)
         self.deadline_moved = self.deadline_moved or out.deadline_moved
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
@@ -160,7 +162,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     savepoint.commit()
     view = identity.view if identity is not None else None
     if view is not None:
-        _after(config, view, identity, reply, now)
+        _after(config, view, identity, reply, now, sender)
+    else:
+        reply.mails.extend(reply.notices)
     if not commands:
         reply.add(Outcome(reply=(render.error_text(render.refusal("no_commands")),),
                           errors=1))
@@ -194,12 +198,17 @@ def reply_address(mail: IncomingMail) -> str:
     return (mail.reply_to[-1] if mail.reply_to else mail.sender).strip().lower()
 
 
-def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
-    """What the mail's commands set going in the sender's game: the start, processing, the
-    settings notice."""
+def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime,
+           sender: str) -> None:
+    """What the mail's commands set going in the sender's game: the settings notice, then
+    every notice of the mail gathered into one mail per reader (:func:`.notices.one_per_reader`),
+    the start, processing."""
     game = view.game
+    told = list(reply.notices)
     if reply.settings or reply.deadline_moved:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+        told.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+    me = identity.became or identity.me if identity is not None else None
+    reply.mails.extend(notices.one_per_reader(view, config, told, [sender, *([me.email] if me else [])]))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
