@@ -269,7 +269,7 @@ def test_a_refusal_is_strict_about_its_values() -> None:
 def test_the_picture_entry_renders_through_phase_picture() -> None:
     board = load_board("standard")
     assert entry("pictures/board").form == PICTURE
-    svg = phase_picture(board.map, initial_position(board.map), game="dt").svg
+    svg = phase_picture(board, initial_position(board.map), game="dt").svg
     assert svg.startswith("<svg") or "<svg" in svg[:200]
 
 

@@ -109,8 +109,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
             key = (game.name, code, ext, detail.adjudication is not None, game.rollbacks)
             cached = pictures.get(key) if detail.adjudication is not None else None
             if cached is None:
-                drawn = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
-                                      calendar=archive.calendar_of(detail.board))
+                drawn = phase_picture(detail.board, detail.position, detail.adjudication, game=game.name)
                 cached = drawn.png if ext == "png" else drawn.svg.encode("utf-8")
                 if detail.adjudication is not None:
                     pictures.put(key, cached)
