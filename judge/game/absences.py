@@ -60,7 +60,8 @@ class Period:
 
 
 def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
-    """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring)."""
+    """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring), at
+    most :data:`MOST_DAYS` long."""
     first, _, second = (part.strip() for part in _split(text))
     if not first:
         raise AbsenceError(render.refusal("absence_syntax"))
@@ -74,6 +75,8 @@ def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
         raise AbsenceError(render.refusal("absence_before_today"))
     if ends <= starts:
         raise AbsenceError(render.refusal("absence_ends_before_start"))
+    if ends - starts > timedelta(days=MOST_DAYS):
+        raise AbsenceError(render.refusal("absence_longer_than", days=MOST_DAYS))
     return Period(starts, ends)
 
 
@@ -90,9 +93,7 @@ def pending(player: Player, now: datetime) -> list[Absence]:
 def too_long(view: GameView, me: Player, period: Period) -> str | None:
     """Why ``me`` may not declare ``period`` in this game (it is longer than the game's
     maximum, or absences are forbidden), or None; a master's absences are bound only by
-    :data:`MOST_DAYS`."""
-    if period.ends - period.starts > timedelta(days=MOST_DAYS):
-        return render.refusal("absence_longer_than", days=MOST_DAYS)
+    :data:`MOST_DAYS` (:func:`read_period`)."""
     if me.role == MASTER:
         return None
     limit = view.game.max_absence
