@@ -131,10 +131,12 @@ def test_builds_phase_after_rollback_and_process_takes_its_own_clock(live: LiveJ
     live.reply(powers["England"], _signon("England", "rb") + "F nth - nwy")
     live.mail(GM, "signon Mrb gmpw\nprocess", expect=1 + EVERYONE)
     assert live.phase("rb") == "F1901B"
+    live.mail(GM, "signon Mrb gmpw\nset grace 1000", expect=1 + EVERYONE)
     live.mail(GM, "signon Mrb gmpw\nrollback", expect=1 + EVERYONE)
     assert live.phase("rb") == "F1901M"
     movement = live.game_value("rb", "deadline")
     assert movement > datetime.now(UTC) + timedelta(hours=47)
+    assert live.game_value("rb", "grace") == movement + timedelta(hours=167), "the clock restarted, grace too"
     live.mail(GM, "signon Mrb gmpw\nprocess", expect=1 + EVERYONE)
     assert live.phase("rb") == "F1901B"
     builds = live.game_value("rb", "deadline")

@@ -13,7 +13,9 @@ followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
-whole mail go to everyone in one notice. Exactly one reply goes back to the sender. In a
+whole mail go to everyone in one notice, and each reader gets every notice of the mail in
+one mail (none after a CREATE: the creator alone reads them, in the reply). Exactly one reply
+goes back to the sender. In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
@@ -96,6 +98,7 @@ class _Reply:
         self.notices: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
+        self.created = False
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
@@ -159,10 +162,11 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         reply.add(out)
         if out.signed_on is not None:
             identity = out.signed_on
+            reply.created = reply.created or cmd.verb == "CREATE"
     savepoint.commit()
     view = identity.view if identity is not None else None
     if view is not None:
-        _after(config, view, identity, reply, now, sender)
+        _after(config, view, identity, reply, now)
     else:
         reply.mails.extend(reply.notices)
     if not commands:
@@ -198,8 +202,7 @@ def reply_address(mail: IncomingMail) -> str:
     return (mail.reply_to[-1] if mail.reply_to else mail.sender).strip().lower()
 
 
-def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime,
-           sender: str) -> None:
+def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
     """What the mail's commands set going in the sender's game: the settings notice, then
     every notice of the mail gathered into one mail per reader (:func:`.notices.one_per_reader`),
     the start, processing."""
@@ -207,8 +210,8 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
     told = list(reply.notices)
     if reply.settings or reply.deadline_moved:
         told.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
-    me = identity.became or identity.me if identity is not None else None
-    reply.mails.extend(notices.one_per_reader(view, config, told, [sender, *([me.email] if me else [])]))
+    if not reply.created:  # else its creator is the game's only reader, and the reply says it all
+        reply.mails.extend(notices.one_per_reader(view, config, told))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:

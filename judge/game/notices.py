@@ -95,7 +95,7 @@ def settings_changed(view: GameView, config: Config, changes: Sequence[str], *, 
 GATHERED = ("notice", "private")
 
 
-def one_per_reader(view: GameView, config: Config, mails: Sequence[Mail], sender: Sequence[str]) -> list[Mail]:
+def one_per_reader(view: GameView, config: Config, mails: Sequence[Mail]) -> list[Mail]:
     """The notices one incoming mail caused in ``view``'s game (``mails`` of the
     ``GATHERED`` kinds), each reader's in one mail (:func:`judge.render.notices_mail`); the
     other mails as they are.
@@ -103,13 +103,9 @@ def one_per_reader(view: GameView, config: Config, mails: Sequence[Mail], sender
     Readers who got the same notices share one mail (rendered in the zone of the first: the
     notices came to them in one zone). It is a ``notice`` (public) when all its parts are,
     else ``private``; the archive keeps the one holding every part the archive would have
-    kept. Notices that reach nobody but ``sender`` (a master alone in the game just created)
-    are not sent: the reply says it all."""
+    kept."""
     gathered = [m for m in mails if m.game == view.name and m.kind in GATHERED]
     rest = [m for m in mails if m not in gathered]
-    readers = {address for m in gathered for address in m.to}
-    if readers <= set(sender):
-        return rest
     by_reader: dict[str, list[int]] = {}
     for i, m in enumerate(gathered):
         for address in m.to:
