@@ -226,7 +226,8 @@ def test_other_notices(ctx):
     both = settings_mail(later, ["Press is white."], [told])
     assert both.subject.endswith("Settings Changed") and both.body.index("white") < both.body.index("Deadline for")
     assert "ejected p@x" in eject_mail(ctx, "p@x", ["Italy"]).body
-    created = section("master/created", game="dt", master="gm@x", variant="Standard", powers=["Austria"])
+    created = section("master/created", game="dt", master="gm@x", variant="Standard", powers=["Austria"],
+                      settings=[])
     assert "SIGNON Mdt password" in created and "SIGNON ?dt password" in created
     assert joined_text(ctx, 1, 6).splitlines() == [
         "You've been selected to play a power in game 'dt'.",

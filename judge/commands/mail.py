@@ -15,7 +15,10 @@ After the commands: a forming game that got its last player starts, and a game w
 are all in is processed (at once, or after its clock's delay). The settings changes of the
 whole mail go to everyone in one notice, and each reader gets every notice of the mail in
 one mail (none after a CREATE: the creator alone reads them, in the reply). Exactly one reply
-goes back to the sender. In a
+goes back to the sender; a copy of it (BECOME's, to the power's player) holds only the
+sections written for a reader the copy's reader may stand in for
+(:func:`judge.game.disclosure.may_share`: not the master's view of every power's orders,
+written before BECOME). In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
@@ -37,13 +40,13 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
-from ..game import joining, notices, processing
+from ..game import disclosure, joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
 from ..game.view import GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
-from ..store.games import ACTIVE, MASTER, OBSERVER
+from ..store.games import ACTIVE, MASTER, OBSERVER, Player
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
@@ -86,10 +89,15 @@ def refusal(row: Row, identity: Identity | None, cmd: Command) -> str | None:
 class _Reply:
     """The reply and the mails gathered while a mail's commands run. The reply keeps its
     sections while they fit in ``limit`` bytes; the ones after are counted, not kept (a mail
-    of 10,000 GET lines must not build a reply of megabytes)."""
+    of 10,000 GET lines must not build a reply of megabytes). Each section is kept with the
+    reader it was written for (the sender as they were then: None before a sign-on), and
+    the errors with theirs, so that a copy to another reader holds only what that reader
+    may read."""
 
     def __init__(self, limit: int) -> None:
         self.sections: list[str] = []
+        self.writers: list[Player | None] = []
+        self.error_writers: list[tuple[int, Player | None]] = []
         self.size = 0
         self.limit = limit
         self.left_out = 0
@@ -104,15 +112,12 @@ class _Reply:
         self.files: list[File] = []
         self.copies: list[Copy] = []
 
-    def add(self, out: Outcome) -> None:
+    def add(self, out: Outcome, written_for: Player | None = None) -> None:
         for section in out.reply:
-            size = len(section.encode("utf-8")) + 2
-            if self.left_out or self.size + size > self.limit:
-                self.left_out += 1
-                continue
-            self.sections.append(section)
-            self.size += size
+            self.note(section, written_for)
         self.errors += out.errors
+        if out.errors:
+            self.error_writers.append((out.errors, written_for))
         self.files.extend(out.files)
         self.mails.extend(out.mails)
         self.notices.extend(out.notices)
@@ -121,6 +126,25 @@ class _Reply:
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
         self.about = self.about or out.about
         self.copies.extend(out.copies)
+
+    def note(self, section: str, written_for: Player | None) -> None:
+        """Add one section written for ``written_for``, if it fits."""
+        size = len(section.encode("utf-8")) + 2
+        if self.left_out or self.size + size > self.limit:
+            self.left_out += 1
+            return
+        self.sections.append(section)
+        self.writers.append(written_for)
+        self.size += size
+
+    def shared(self, view: GameView | None, reader: Player) -> tuple[list[str], int]:
+        """The sections and the error count of the reply that ``reader`` may read."""
+        if view is None:
+            return list(self.sections), self.errors
+        game = view.game
+        sections = [s for s, w in zip(self.sections, self.writers, strict=True)
+                    if disclosure.may_share(game, w, reader)]
+        return sections, sum(n for n, w in self.error_writers if disclosure.may_share(game, w, reader))
 
 
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
@@ -134,7 +158,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     identity: Identity | None = None
     by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on)
     if by_reply is not None:
-        reply.add(by_reply.outcome)
+        reply.add(by_reply.outcome, by_reply.identity.me if by_reply.identity is not None else None)
         if by_reply.identity is not None:
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
@@ -142,8 +166,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     for cmd in commands:
         row = ROWS[cmd.verb]
         refused = refusal(row, identity, cmd)
+        writer = identity.me if identity is not None else None
         if refused is not None:
-            reply.add(Outcome(reply=(refused,), errors=1))
+            reply.add(Outcome(reply=(refused,), errors=1), writer)
             continue
         out = row.handler(Call(session, config, now, sender, cmd, identity))
         if out.failed_signon:
@@ -159,7 +184,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 forget_views(session)
                 _game_over_limit(session, config, mail, out.signed_on.view.name, now)
                 return
-        reply.add(out)
+        reply.add(out, writer if writer is not None or out.signed_on is None else out.signed_on.me)
         if out.signed_on is not None:
             identity = out.signed_on
             reply.created = reply.created or cmd.verb == "CREATE"
@@ -176,6 +201,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if unread is not None:
         sections.append(render.section("player/unread", limit=config.commands_per_mail, line=unread))
         reply.errors += 1
+        reply.error_writers.append((1, None))
     if reply.left_out:
         sections.append(render.section("player/reply_cut", limit=config.reply_max_bytes, left_out=reply.left_out))
     about = view or reply.about
@@ -185,14 +211,21 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
-    queue(session, _copies(ctx, reply, sections, about))
+    queue(session, _copies(config, ctx, reply, sections[len(reply.sections):], about))
     keep_views(session)
 
 
-def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:
-    """The copies of the reply the mail's commands asked for (BECOME: to the power's player)."""
-    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors),
-                    "private", about) for copy in reply.copies]
+def _copies(config: Config, ctx: Context, reply: _Reply, notes: list[str], about: GameView | None) -> list[Mail]:
+    """The copies of the reply the mail's commands asked for (BECOME: to the power's player),
+    each with the sections its reader may read (and the notes at the reply's end), in its
+    reader's zone."""
+    out = []
+    for copy in reply.copies:
+        sections, errors = reply.shared(about, copy.reader)
+        own = context(config, about, copy.reader) if about is not None else ctx
+        out.append(Mail.of(copy.address, render.reply_mail(own, "", [copy.note, *sections, *notes], errors),
+                           "private", about))
+    return out
 
 
 def reply_address(mail: IncomingMail) -> str:
@@ -220,7 +253,9 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
     processed = processing.when_ready(view, config, now)
     if processed:
         reply.mails.extend(processed)
-        reply.sections.append(processed_text(config, view, done, identity.me if identity is not None else None))
+        me = identity.me if identity is not None else None
+        reply.sections.append(processed_text(config, view, done, me))
+        reply.writers.append(me)
 
 
 _SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)

@@ -115,12 +115,14 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Copy:
-    """Someone who gets a copy of the mail's whole reply, headed by ``note`` (njudge BECOME:
+    """Someone who gets a copy of the mail's reply, headed by ``note`` (njudge BECOME:
     "The player for 'power' will receive a message from the Judge ... confirming all
-    commands entered by the Master")."""
+    commands entered by the Master"): the sections ``reader`` may read
+    (:func:`judge.game.disclosure.may_share`)."""
 
     address: str
     note: str
+    reader: Player
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses (:mod:`.gunboat`).
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from ..store.games import (
 )
 from . import lateness, orders, records
 from .clocks import KIND_WORDS, clocks_of
+from .disclosure import Reader, address_for
 from .ending import ending_text
-from .gunboat import address_for, roster_for
-from .mails import role_of
+from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
 from .takeover import abandoned
 from .view import GameView, view_of
@@ -129,7 +129,7 @@ def _flags(view: GameView) -> str:
     return ", ".join(f for f in flags if f)
 
 
-def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+def who_game(view: GameView, reader: Reader, *, full: bool = False) -> list[render.Member]:
     """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
     with when they joined and the deadlines each player missed; addresses as ``reader`` may
     see them."""
@@ -139,7 +139,7 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
             return (0, p.id)
         return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
 
-    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+    return [render.Member(role_of(p), address_for(view.game, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
 
@@ -154,8 +154,11 @@ def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int
 
 
 def _lateness(game: Game) -> str:
-    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
-    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    hours = f"{game.reminder:g}"
+    reminder = (f"reminder {hours} {'hour' if hours == '1' else 'hours'} before the deadline" if game.reminder > 0
+                else "no reminder")
+    days = f"{game.max_absence} {'day' if game.max_absence == 1 else 'days'}"
+    absence = f"absences of at most {days}" if game.max_absence else "no absences"
     return f"{reminder}, {absence}."
 
 

@@ -123,13 +123,11 @@ def observe_text(ctx: GameContext) -> str:
     return render("player/observe.txt.j2", game=ctx.game)
 
 
-def joined_text(ctx: GameContext, players: int, needed: int, *, again: bool = False,
-                preference: bool = False) -> str:
+def joined_text(ctx: GameContext, players: int, needed: int, *, again: bool = False) -> str:
     """``SIGNON ?game``: a place taken in a forming game; ``players`` signed on now,
     ``needed`` more to start (0: the game starts). ``again``: the sender had the place
-    already, and its password (and ``preference``) were updated instead."""
-    return render("player/joined.txt.j2", game=ctx.game, players=players, needed=needed, again=again,
-                  preference=preference)
+    already (and gave its password)."""
+    return render("player/joined.txt.j2", game=ctx.game, players=players, needed=needed, again=again)
 
 
 def preference_text(preference: str) -> str:

@@ -224,6 +224,21 @@ class Absence(Base):
     player: Mapped[Player] = relationship(back_populates="absences")
 
 
+class DiaryEntry(Base):
+    """One entry of a player's diary (njudge ``DIARY``): numbered from 1 for the player,
+    the text as written, when it was written. Deleting an entry deletes its row; numbers are
+    not given again (the next is one more than the highest kept, as njudge's)."""
+
+    __tablename__ = "diary_entry"
+    __table_args__ = (UniqueConstraint("player_id", "number", name="uq_diary_entry_player_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    written: Mapped[datetime]
+    body: Mapped[str] = mapped_column(Text)
+
+
 class OrderSet(Base):
     """The orders a power has standing for one phase: ``entries`` is a list of
     ``{"line": as written, "order": judge.store.codec form}`` (later orders replace earlier
