@@ -68,6 +68,17 @@ def test_far_dates_are_refused_and_absences_bounded_per_phase(live: LiveJudge) -
     assert deadline <= datetime.now(UTC) + timedelta(hours=24, days=15, minutes=1), deadline
     assert deadline >= today + timedelta(days=14), deadline
 
+    # the master declares a longer absence for Austria through BECOME (njudge: MAX ABSENCE does
+    # not bind a master): taken, and the phase waits up to 31 days for the absences, no longer
+    text = f"set absence {_iso(today + timedelta(days=2))} to {_iso(today + timedelta(days=27))}"
+    live.send(GM, f"signon Mfar gmpw\nbecome Austria\n{text}")
+    reply = next(m for m in _drain(live) if m.to == GM and m.subject.startswith("Re:"))
+    assert "[Error Flag]" not in reply.subject, reply.body
+    live.mail(GM, "signon Mfar gmpw\nprocess", expect=1 + EVERYONE)
+    deadline = live.game_value("far", "deadline")
+    assert datetime.now(UTC) + timedelta(hours=24, days=16) < deadline, deadline
+    assert deadline <= datetime.now(UTC) + timedelta(hours=24, days=31, minutes=1), deadline
+
 
 # -- item 12: every centre and build count from the engine ------------------------------------
 

@@ -8,9 +8,10 @@
   separately.
 - A player's absence may last at most the game's ``max_absence`` days (njudge's default 15;
   ``SET MAX ABSENCE 0`` forbids absences). A longer request is refused and the master told:
-  the master may declare it, as njudge's ``max_absence`` does not bind a master. No absence,
-  a master's included, may last more than :data:`MOST_DAYS` (31, the highest ``SET MAX
-  ABSENCE``): a master away longer pauses the game.
+  the master may declare it (for the player after ``BECOME``), as njudge's ``max_absence``
+  does not bind a master. No absence, a master's included, may last more than
+  :data:`MOST_DAYS` (31, the highest ``SET MAX ABSENCE``): a master away longer pauses the
+  game.
 - ``SET NOABSENCE date`` cancels the first pending absence that includes the date (with no
   time given: that touches the day).
 - Declaring an absence never moves the current deadline. When a phase starts, its deadline
@@ -90,11 +91,12 @@ def pending(player: Player, now: datetime) -> list[Absence]:
     return sorted((a for a in player.absences if a.ends > now), key=lambda a: a.starts)
 
 
-def too_long(view: GameView, me: Player, period: Period) -> str | None:
+def too_long(view: GameView, me: Player, period: Period, *, by_master: bool = False) -> str | None:
     """Why ``me`` may not declare ``period`` in this game (it is longer than the game's
-    maximum, or absences are forbidden), or None; a master's absences are bound only by
-    :data:`MOST_DAYS` (:func:`read_period`)."""
-    if me.role == MASTER:
+    maximum, or absences are forbidden), or None; a master's absences, also one a master
+    declares for a player after BECOME (``by_master``), are bound only by :data:`MOST_DAYS`
+    (:func:`read_period`)."""
+    if me.role == MASTER or by_master:
         return None
     limit = view.game.max_absence
     if limit <= 0:
@@ -104,11 +106,13 @@ def too_long(view: GameView, me: Player, period: Period) -> str | None:
     return None
 
 
-def declare(view: GameView, me: Player, period: Period, now: datetime) -> Absence:
-    """Record ``me``'s absence (the caller checked :func:`too_long`)."""
+def declare(view: GameView, me: Player, period: Period, now: datetime, *, by_master: bool = False) -> Absence:
+    """Record ``me``'s absence (the caller checked :func:`too_long`); ``by_master``: a master
+    declared it for ``me`` after BECOME."""
     if len(pending(me, now)) >= MAX_PENDING:
         raise AbsenceError(render.refusal("absences_pending", most=MAX_PENDING))
-    absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends, by_master=me.role == MASTER)
+    absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends,
+                      by_master=by_master or me.role == MASTER)
     me.absences.append(absence)
     view.session.flush()
     return absence
