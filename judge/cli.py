@@ -111,7 +111,7 @@ def _draw_phase(args: argparse.Namespace) -> int:
     from .render.pictures import phase_picture
     from .store.base import make_engine, make_sessionmaker
     from .store.games import find_game
-    from .web.archive import calendar_of, phase_detail
+    from .web.archive import phase_detail
 
     try:
         config = load_config(args.config)
@@ -133,8 +133,7 @@ def _draw_phase(args: argparse.Namespace) -> int:
         if detail is None:
             print(f"judge map: game {game.name} has no phase {code or '(not started)'} to draw", file=sys.stderr)
             return 1
-        picture = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
-                                calendar=calendar_of(detail.board))
+        picture = phase_picture(detail.board, detail.position, detail.adjudication, game=game.name)
     svg = args.format == "svg" or (args.format is None and (args.output or "").endswith(".svg"))
     data = picture.svg.encode("utf-8") if svg else picture.png
     out = args.output or f"{game.name}-{code}.{'svg' if svg else 'png'}"

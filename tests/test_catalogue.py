@@ -48,6 +48,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/eject": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
     "all/game_state": {"header": HEADER, "game": "dt", "change": "paused", "reason": "", "deadline": WHEN},
     "all/deadline_changed": {"game": "dt", "deadline": WHEN, "grace": WHEN, "wait_set": False},
+    "all/notices": {"header": HEADER, "parts": ["Game 'dt' has been resumed.", "Press is white."]},
     "all/settings_changed": {"header": HEADER, "game": "dt", "changes": ["Press is white."],
                              "deadlines": ["Deadline for 'dt' changed to ..."]},
     "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
@@ -278,7 +279,7 @@ def test_a_refusal_is_strict_about_its_values() -> None:
 def test_the_picture_entry_renders_through_phase_picture() -> None:
     board = load_board("standard")
     assert entry("pictures/board").form == PICTURE
-    svg = phase_picture(board.map, initial_position(board.map), game="dt").svg
+    svg = phase_picture(board, initial_position(board.map), game="dt").svg
     assert svg.startswith("<svg") or "<svg" in svg[:200]
 
 

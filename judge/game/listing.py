@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..bots import BOT_NAME
-from ..engine import Position
+from ..engine import Position, tally
 from ..store.games import (
     ACTIVE,
     FINISHED,
@@ -117,6 +117,7 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
         at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
         earliest=game.start_at if game.start_at is not None and not over else None,
         clocks=[f"{KIND_WORDS[k]:<7} {c.describe()}" for k, c in clocks_of(game.clocks).items()],
+        tally=tally(view.board, position) if position is not None else (),
     )
 
 

@@ -112,9 +112,10 @@ def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
     return []
 
 
-def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
+def advance(view: GameView, config: Config, now: datetime, *, forced: bool = False) -> list[Mail]:
     """Adjudicate the current phase with the stored orders and move the game on; the result
-    mails."""
+    mails. ``forced``: the master's PROCESS, which ends the phase now
+    (:func:`.lateness.end_now`: the next phase takes its own clock)."""
     game = view.game
     board, position = view.board, view.position
     missed = records.count_phase(view, now)
@@ -137,6 +138,8 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
         game_over = game_over_text(board.map, result.winners)
         ended = ending.finish(view, config, ending.VICTORY, list(result.winners), during=position.phase)
     else:
+        if forced:
+            lateness.end_now(game, now)
         lateness.start_clock(view, now, game_zone(game, config))
     view.session.flush()
     link = phase_url(config.web_base_url, game.name, position.phase.code)

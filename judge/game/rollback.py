@@ -110,7 +110,7 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
         if p.status == ELIMINATED and p.power in alive:
             p.status = "active"
     draws.clear_votes(view)
-    game.deadline = None
+    game.deadline = game.grace = None  # the clock restarts from now: no floor from the withdrawn phases
     lateness.start_clock(view, now, game_zone(view.game, config))
     session.flush()
     log.info("game %s rolled back to before %s (#%d); withdrawn: %s", game.name, record.phase, record.seq,
