@@ -48,6 +48,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/eject": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
     "all/game_state": {"header": HEADER, "game": "dt", "change": "paused", "reason": "", "deadline": WHEN},
     "all/deadline_changed": {"game": "dt", "deadline": WHEN, "grace": WHEN, "wait_set": False},
+    "all/notices": {"header": HEADER, "parts": ["Game 'dt' has been resumed.", "Press is white."]},
     "all/settings_changed": {"header": HEADER, "game": "dt", "changes": ["Press is white."],
                              "deadlines": ["Deadline for 'dt' changed to ..."]},
     "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
@@ -131,7 +132,7 @@ SAMPLES: dict[str, dict[str, object]] = {
                             "after": WHEN, "turns": False},
     "player/history_part": {"game": "dt", "number": 1, "total": 3},
     "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"],
-                       "settings": ["GUNBOAT", "NMR"]},
+                       "settings": ["GUNBOAT", "NMR"], "practice": "", "letter": ""},
     "master/deadline_set": {"game": "dt", "deadline": WHEN, "left": "1 day", "grace": WHEN, "grace_left": "8 days"},
     "master/state_changed": {"game": "dt", "change": "paused"},
     "master/ejected": {"game": "dt", "address": "a@x", "power": "France"},
@@ -281,7 +282,7 @@ def test_a_refusal_is_strict_about_its_values() -> None:
 def test_the_picture_entry_renders_through_phase_picture() -> None:
     board = load_board("standard")
     assert entry("pictures/board").form == PICTURE
-    svg = phase_picture(board.map, initial_position(board.map), game="dt").svg
+    svg = phase_picture(board, initial_position(board.map), game="dt").svg
     assert svg.startswith("<svg") or "<svg" in svg[:200]
 
 

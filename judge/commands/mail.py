@@ -13,10 +13,12 @@ followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
-whole mail go to everyone in one notice. Exactly one reply goes back to the sender; a copy of
-it (BECOME's, to the power's player) holds only the sections written for a reader the copy's
-reader may stand in for (:func:`judge.game.disclosure.may_share`: not the master's view of
-every power's orders, written before BECOME). In a
+whole mail go to everyone in one notice, and each reader gets every notice of the mail in
+one mail (none after a CREATE: the creator alone reads them, in the reply). Exactly one reply
+goes back to the sender; a copy of it (BECOME's, to the power's player) holds only the
+sections written for a reader the copy's reader may stand in for
+(:func:`judge.game.disclosure.may_share`: not the master's view of every power's orders,
+written before BECOME). In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
@@ -112,8 +114,10 @@ class _Reply:
         self.kept = 0
         self.acted = False
         self.mails: list[Mail] = []
+        self.notices: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
+        self.created = False
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
@@ -130,6 +134,7 @@ class _Reply:
         self.kept += out.errors if out.errors_kept else 0
         self.files.extend(out.files)
         self.mails.extend(out.mails)
+        self.notices.extend(out.notices)
         self.settings.extend(out.settings)
         self.deadline_moved = self.deadline_moved or out.deadline_moved
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
@@ -220,6 +225,7 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
+            reply.created = reply.created or cmd.verb == "CREATE"
     if mail.over_limit and identity is None and not reply.proved:
         savepoint.rollback()
         forget_views(session)
@@ -231,6 +237,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         view.mark_changed(mail.received_at)
     if view is not None:
         _after(config, view, identity, reply, now)
+    else:
+        reply.mails.extend(reply.notices)
     if not commands:
         reply.add(Outcome(reply=(render.error_text(render.refusal("no_commands")),),
                           errors=1))
@@ -334,11 +342,15 @@ def reply_address(mail: IncomingMail) -> str:
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
-    """What the mail's commands set going in the sender's game: the start, processing, the
-    settings notice."""
+    """What the mail's commands set going in the sender's game: the settings notice, then
+    every notice of the mail gathered into one mail per reader (:func:`.notices.one_per_reader`),
+    the start, processing."""
     game = view.game
+    told = list(reply.notices)
     if reply.settings or reply.deadline_moved:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+        told.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+    if not reply.created:  # else its creator is the game's only reader, and the reply says it all
+        reply.mails.extend(notices.one_per_reader(view, config, told))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
@@ -352,7 +364,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
         reply.writers.append(me)
 
 
-_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
+_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|practice|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def masked(text: str) -> str:

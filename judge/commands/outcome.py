@@ -2,7 +2,8 @@
 
 A handler changes the game through the session and the game layer, and returns what the
 mail's runner must do with the result: reply sections, the error count, mails to queue,
-settings and deadline changes to announce (one notice per mail lists them all), whether the
+settings and deadline changes to announce (one notice per mail lists them all), notices to
+the game's members (each reader gets the mail's notices in one mail), whether the
 game's orders or state changed (so that readiness is checked), a sign-on it established
 (BECOME establishes one too: the rest of the mail acts as that power), a failed sign-on that
 undoes the whole mail, files to attach to the reply, or people who get a copy of the reply.
@@ -135,6 +136,7 @@ class Outcome:
     reply: tuple[str, ...] = ()
     errors: int = 0
     mails: tuple[Mail, ...] = ()
+    notices: tuple[Mail, ...] = ()
     settings: tuple[str, ...] = ()
     deadline_moved: bool = False
     changed: bool = False
@@ -161,9 +163,11 @@ def signon_failed(message: str | None = None, *, game: GameView | None = None) -
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),
-         settings: tuple[str, ...] = (), deadline_moved: bool = False) -> Outcome:
+         settings: tuple[str, ...] = (), deadline_moved: bool = False,
+         notices: tuple[Mail, ...] | list[Mail] = ()) -> Outcome:
     """An outcome that adds ``sections`` to the reply (``settings``: texts of changes
     everyone is told of, and ``deadline_moved``: the deadline moved, in one notice for the
-    whole mail)."""
+    whole mail; ``notices``: mails to the game's members, gathered with the mail's other
+    notices into one mail per reader)."""
     return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings,
-                   deadline_moved=deadline_moved)
+                   deadline_moved=deadline_moved, notices=tuple(notices))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .orders import Order, Waive
 from .position import Dislodged, Position, Unit
+
+if TYPE_CHECKING:
+    from .adjustments import Tally
 
 # The classic notes printed after an order, as njudge writes them: (*bounce, dislodged*).
 BOUNCE = "bounce"
@@ -54,6 +57,8 @@ class Adjudication:
     ``dislodged`` lists the units dislodged in a movement phase with where each may go
     (empty tuple: destroyed at once). ``destroyed`` lists units lost in this phase for want
     of a retreat. ``winners`` names the power (or powers) with a victory, if any.
+    ``tally`` is every power's centres, units and adjustment in ``next`` as the judge counts
+    them (:func:`~judge.engine.adjustments.tally`): what the count table prints.
     """
 
     phase: Position
@@ -64,3 +69,4 @@ class Adjudication:
     winners: tuple[str, ...] = ()
     centres_changed: bool = False
     errors: tuple[str, ...] = field(default=())
+    tally: tuple[Tally, ...] = ()

@@ -24,7 +24,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..engine import Position
+from ..engine import Position, centre_counts
 from ..engine.phase import MOVEMENT, SPRING, Phase
 from ..store.games import (
     EJECTED,
@@ -54,10 +54,10 @@ def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None
     records = phase_records(session, view.game)
     positions = [Position.from_json(view.map, r.position) for r in records]
     centres: list[tuple[Phase, dict[str, int]]] = [
-        (pos.phase, pos.centre_counts()) for pos in positions
+        (pos.phase, centre_counts(view.board, pos.owners)) for pos in positions
         if pos.phase.kind == MOVEMENT and pos.phase.season == SPRING]
     if view.started:
-        centres.append((view.phase, view.position.centre_counts()))
+        centres.append((view.phase, centre_counts(view.board, view.position.owners)))
     tenures = _tenures(view, records, positions, reveal, last) if view.started else []
     masters = [p.email if reveal else ANONYMOUS for p in view.members(MASTER)]
     return render.Summary(last if view.started else None, centres, tenures, masters, ended)

@@ -56,6 +56,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/game_state", MAIL, "the game was paused, resumed or terminated", "notice"),
     Entry("all/deadline_changed", SECTION, "the current phase's deadline or grace moved (in the settings notice)"),
     Entry("all/settings_changed", MAIL, "every setting and deadline the master changed in one mail", "notice"),
+    Entry("all/notices", MAIL, "every notice one mail caused a reader, gathered in one mail", "notice"),
     Entry("all/takeover", MAIL, "an abandoned power was taken over, or its player returned", "notice"),
     Entry("all/reply", MAIL, "the reply to an incoming mail: header, sections, error count, original",
           "reply"),

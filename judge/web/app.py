@@ -57,8 +57,7 @@ class Pictures:
                 found = stored_picture(session, key)
             if found is not None:
                 return found
-            svg = phase_picture(detail.board.map, detail.position, detail.adjudication,
-                                game=detail.game.name, calendar=archive.calendar_of(detail.board)).svg
+            svg = phase_picture(detail.board, detail.position, detail.adjudication, game=detail.game.name).svg
             processed = detail.adjudication is not None
             with self.sessions() as session:
                 mailed = mailed_png(session, svg) if processed else None

@@ -27,7 +27,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine import Adjudication, Board, Options, Position, adjudicate
+from ..engine import Adjudication, Board, Options, Position, adjudicate, centre_counts
 from ..engine.calendar import Calendar
 from ..engine.phase import ADJUSTMENT, Phase
 from ..game.disclosure import public_text
@@ -169,15 +169,16 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
 def centre_summary(session: Session, game: Game) -> tuple[list[str], list[tuple[int, list[int]]]]:
     """Centres by year, as SUMMARY prints them: the powers, then per year the count each
     power held at the start of it and after each year's adjustments."""
-    board = game_board(game).map
-    names = [p.name for p in board.powers]
+    board = game_board(game)
+    m = board.map
+    names = [p.name for p in m.powers]
     rows: dict[int, list[int]] = {}
-    positions = [Position.from_json(board, r.position) for r in public_records(session, game)]
+    positions = [Position.from_json(m, r.position) for r in public_records(session, game)]
     if game.position and game.status != FORMING:
-        positions.append(Position.from_json(board, game.position))
+        positions.append(Position.from_json(m, game.position))
     for i, pos in enumerate(positions):
         if i == 0 or pos.phase.kind == ADJUSTMENT:
-            counts = pos.centre_counts()
+            counts = centre_counts(board, pos.owners)
             year = pos.phase.year if pos.phase.kind == ADJUSTMENT else pos.phase.year - 1
             rows[year] = [counts.get(n, 0) for n in names]
     return names, sorted(rows.items())

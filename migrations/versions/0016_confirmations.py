@@ -1,8 +1,8 @@
 """Requests waiting for an address to confirm it wants the judge's mail: OBSERVE and SET
 ADDRESS take effect only when the address answers (``judge.store.confirmations``).
 
-Revision ID: 0015_confirmations
-Revises: 0014_game_changed_at
+Revision ID: 0016_confirmations
+Revises: 0015_bot
 Create Date: 2026-12-03
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0015_confirmations"
-down_revision = "0014_game_changed_at"
+revision = "0016_confirmations"
+down_revision = "0015_bot"
 branch_labels = None
 depends_on = None
 
