@@ -12,6 +12,9 @@
   minimum on-time ratio and the maximum CD ratio of anyone joining the game or taking over
   a power (``NONE`` clears one; see :mod:`judge.game.records`). Unlike njudge, a master may
   set them above their own record.
+- ``SET MINRATING n``: the least skill rating (its display value, mu - 3 sigma, on the
+  overall ladder: :mod:`judge.game.ratings`) of anyone joining or taking over a power, as
+  ``SET DEDICATION`` gates by reliability (``NONE`` clears it).
 
 Each change goes to everyone in one notice (njudge: "Any SET command ... will generate a
 message that will be sent to all people involved in the game").
@@ -70,6 +73,19 @@ def set_dedication(call: Call) -> Outcome:
     except ValueError:
         return call.error(render.refusal("dedication_syntax"))
     return _told(call, "dedication", text)
+
+
+def set_minrating(call: Call) -> Outcome:
+    text = call.cmd.text.strip()
+    game = call.view.game
+    if text.upper() in _CLEAR:
+        game.min_rating = None
+        return _told(call, "minrating")
+    try:
+        game.min_rating = float(text)
+    except ValueError:
+        return call.error(render.refusal("minrating_syntax"))
+    return _told(call, "minrating", f"{game.min_rating:.2f}")
 
 
 def _ratio(call: Call, field: str, what: str) -> Outcome:

@@ -207,6 +207,10 @@ TABLE: tuple[Row, ...] = (
         PLAYERS_AND_MASTERS, NOT_OVER, settings.set_noabsence, action="cancel an absence"),
     Row("WHOIS", ("WHOIS", "WHO IS", "WHO", "INFO PLAYER", "INFOPLAYER"), ANYONE, None, people.whois),
     Row("GET DEDICATION", ("GET DEDICATION", "SEND DEDICATION"), ANYONE, None, people.get_dedication),
+    # -- skill ratings (issue 26) ----------------------------------------------------------------------------
+    Row("RATING", ("RATING",), ANYONE, None, people.rating),
+    Row("RATINGS", ("RATINGS",), ANYONE, None, people.ratings_table),
+    Row("SET MINRATING", _set("MINRATING", "MIN RATING"), MASTERS, NOT_OVER, policy.set_minrating),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),
