@@ -13,8 +13,8 @@
 - Partial play: a power's share for a player is the part of its movement phases (those it was
   alive in) that they played: who held it then (:func:`judge.game.summary.tenures`), or the
   judge's bot where the bot wrote its orders (:func:`bot_played`), or nobody (an abandoned
-  power with no one ordering). A game ended before any movement phase was processed gives
-  each power to its player of the end.
+  power with no one ordering). A power with no such phase (a game ended before its first
+  movement phase was processed) goes wholly to its last player.
 - :func:`rebuild` (``judge ratings rebuild``) rates every game again from the inputs recorded
   at its end, in the order they were rated (finished games from before the ratings existed
   are added after, in the order they ended), and gives exactly the values kept game by game.
@@ -107,8 +107,7 @@ def seats_of(view: GameView) -> list[Seat]:
         if total:
             shares = {who: n / total for who, n in sorted(counts.items())}
         else:
-            now = view.player_of(power)
-            shares = {now.email.lower(): 1.0} if now is not None else {}
+            shares = {mine[-1].address.lower(): 1.0} if mine else {}
         seats.append(Seat(power, ranks[power], shares))
     return seats
 

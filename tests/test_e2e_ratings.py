@@ -1,0 +1,202 @@
+"""Skill ratings over real SMTP (issue 26): games played by mail to a solo, a draw and a
+concession move the ratings the right way (the winner up, the eliminated down, the members
+of a draw by the same amount when their ratings were equal); RATING, RATINGS, WHOIS and LIST
+show them; ``judge ratings rebuild`` gives exactly the values kept game by game, and
+``judge ratings export`` the inputs to check them with.
+
+Each game first plays Spring 1901 (every power holds, so every player has played a movement
+phase), then its position is set to one close to the end (as the daily-life tests set
+positions that take long to reach by play), and the end comes by mail.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import test_e2e_harness as harness
+from sqlalchemy import func, select
+from test_e2e_daily import set_position
+from test_e2e_harness import LiveJudge, start_game
+
+from judge.store.base import make_engine, make_sessionmaker
+from judge.store.mail import OutboxMessage
+from judge.store.ratings import OVERALL, PlayerRating, RatedGame
+
+live = harness.live
+GM = "gm@players.test"
+ROOT = Path(__file__).resolve().parent.parent
+SOLO_CENTRES = ["bre", "par", "mar", "spa", "por", "gre", "hol", "lon", "lvp", "edi", "nwy", "den", "kie", "ber",
+                "mun", "tun", "nap"]
+
+
+def run(live: LiveJudge, sender: str, text: str) -> None:
+    """Send a mail and wait until the judge has done everything it causes (the result mails
+    held for their pictures too)."""
+    live.send(sender, text)
+    deadline = time.monotonic() + 30
+    while True:
+        live.settle()
+        engine = make_engine(live.url)
+        try:
+            with make_sessionmaker(engine)() as s:
+                held = s.scalar(select(func.count()).select_from(OutboxMessage).where(
+                    OutboxMessage.status.in_(("held", "pending"))))
+        finally:
+            engine.dispose()
+        if not held:
+            break
+        assert time.monotonic() < deadline, "the pictures were never made"
+        live.relay.wait_for(len(live.relay.messages) + 1, timeout=0.1, strict=False)
+    live.collect(len(live.relay.messages) - live._seen)
+
+
+def spring_1901(live: LiveJudge, game: str) -> None:
+    run(live, GM, f"signon M{game} gmpw\nprocess")
+    assert live.phase(game) == "F1901M"
+
+
+def ratings(live: LiveJudge, ladder: str = OVERALL) -> dict[str, tuple[float, float, int]]:
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s:
+            rows = s.query(PlayerRating).filter(PlayerRating.ladder == ladder).all()
+            return {r.player: (r.mu, r.sigma, r.games) for r in rows}
+    finally:
+        engine.dispose()
+
+
+def rated_games(live: LiveJudge) -> list[tuple[str, str, str | None]]:
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s:
+            return [(r.game, r.status, r.reason) for r in s.query(RatedGame).order_by(RatedGame.id)]
+    finally:
+        engine.dispose()
+
+
+def judge_cli(live: LiveJudge, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    toml = tmp_path / "ratings.toml"
+    toml.write_text(f'[judge]\ndata_dir = "{tmp_path / "cli"}"\n[database]\nurl = "{live.url}"\n')
+    done = subprocess.run([sys.executable, "-m", "judge", "ratings", *args, "--config", str(toml)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def play_solo(live: LiveJudge) -> dict[str, str]:
+    powers = start_game(live, "sol")
+    spring_1901(live, "sol")
+    set_position(live, "sol", {"phase": "F1901M", "units": {"France": ["A bur", "A ruh"], "Italy": ["A rom"]},
+                               "centres": {"France": SOLO_CENTRES, "Italy": ["rom"]}})
+    run(live, powers["France"], "signon Fsol pw\nA bur - bel\nA ruh h")
+    run(live, GM, "signon Msol gmpw\nprocess")
+    assert live.game_value("sol", "winners") == ["France"]
+    return powers
+
+
+def play_draw(live: LiveJudge) -> dict[str, str]:
+    addresses = [f"{p}2@players.test" for p in ("austria", "england", "france", "germany", "italy", "russia",
+                                                 "turkey")]
+    powers = start_game(live, "drw", players=addresses)
+    spring_1901(live, "drw")
+    set_position(live, "drw", {"phase": "F1901M", "units": {"France": ["A par"], "Germany": ["A ber"],
+                                                            "Italy": ["A rom"]},
+                               "centres": {"France": ["par"], "Germany": ["ber"], "Italy": ["rom"]}})
+    for power in ("France", "Germany", "Italy"):
+        run(live, powers[power], f"signon {power[0]}drw pw\nset draw")
+    assert live.game_value("drw", "ending") == "draw"
+    return powers
+
+
+def play_concession(live: LiveJudge) -> dict[str, str]:
+    powers = start_game(live, "con")
+    spring_1901(live, "con")
+    set_position(live, "con", {"phase": "F1901M",
+                               "units": {"Russia": ["A mos", "A war", "F sev"], "England": ["F lon"],
+                                         "Turkey": ["A con"]},
+                               "centres": {"Russia": ["mos", "war", "sev", "stp"], "England": ["lon"],
+                                           "Turkey": ["con"]}})
+    for power in ("England", "Turkey"):
+        run(live, powers[power], f"signon {power[0]}con pw\nset concede R")
+    assert live.game_value("con", "ending") == "concession"
+    return powers
+
+
+def test_a_solo_a_draw_and_a_concession_move_the_ratings_and_a_rebuild_gives_the_same(
+        live: LiveJudge, tmp_path: Path) -> None:
+    fresh = 25.0
+    solo = play_solo(live)
+    after_solo = ratings(live)
+    assert after_solo[solo["France"]][0] > fresh, "the winner goes up"
+    for power in ("Austria", "England", "Germany", "Russia", "Turkey"):
+        assert after_solo[solo[power]][0] < fresh, f"{power}, eliminated, goes down"
+    assert after_solo[solo["Italy"]][0] < after_solo[solo["France"]][0]
+    assert after_solo[solo["Italy"]][0] > after_solo[solo["Austria"]][0], "a survivor ranks above the eliminated"
+    assert all(sigma < 25.0 / 3.0 for _, sigma, _ in after_solo.values()), "every player is surer"
+    assert ratings(live, "standard") == after_solo, "the map's ladder: the same game, the same start"
+
+    reply = live.reply("someone@players.test", f"rating {solo['France']}").body
+    assert f"Skill rating of {solo['France']}" in reply and "mu - 3 sigma" in reply
+    mu, sigma, _ = after_solo[solo["France"]]
+    assert f"rating {mu - 3 * sigma:7.2f}   mu {mu:6.2f}   sigma {sigma:5.2f}   1 game" in reply
+    assert "Standard" in reply
+    top = live.reply("someone@players.test", "ratings").body
+    assert top.index(solo["France"]) < top.index(solo["Austria"])
+    whois = live.reply("someone@players.test", f"whois {solo['France']}").body
+    assert "Dedication:" in whois and f"Skill rating of {solo['France']}" in whois
+    listing = live.reply("someone@players.test", "list sol").body
+    assert f"{solo['France']}  rating {mu - 3 * sigma:.2f}" in listing
+
+    draw = play_draw(live)
+    after_draw = ratings(live)
+    members = [after_draw[draw[p]][0] for p in ("France", "Germany", "Italy")]
+    assert members[0] > fresh and members == [members[0]] * 3, "equal ratings, equal gains"
+    for power in ("Austria", "England", "Russia", "Turkey"):
+        assert after_draw[draw[power]][0] < fresh
+    assert {k: v for k, v in after_draw.items() if k in solo.values()} == after_solo, "only the draw's players moved"
+
+    before = ratings(live)
+    conceded = play_concession(live)
+    after = ratings(live)
+    assert after[conceded["Russia"]][0] > before[conceded["Russia"]][0], "the power conceded to goes up"
+    for power in ("Austria", "France", "Germany", "Italy"):
+        assert after[conceded[power]][0] < before[conceded[power]][0], f"{power}, eliminated, goes down"
+    assert after[solo["France"]][2] == 2
+
+    assert [g[:2] for g in rated_games(live)] == [("sol", "rated"), ("drw", "rated"), ("con", "rated")]
+    kept = {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")}
+    judge_cli(live, tmp_path, "rebuild")
+    assert {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")} == kept, "exactly the same values"
+
+    exported = json.loads(judge_cli(live, tmp_path, "export").stdout)
+    assert exported["library"] == "openskill" and exported["parameters"]["model"] == "PlackettLuce"
+    assert [g["game"] for g in exported["games"]] == ["sol", "drw", "con"]
+    seats = {s["power"]: s for s in exported["games"][0]["seats"]}
+    assert seats["France"]["rank"] == 0 and seats["France"]["shares"] == {solo["France"]: 1.0}
+    assert seats["Italy"]["rank"] == 1 and seats["Austria"]["rank"] == 2
+
+
+def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudge) -> None:
+    start_game(live, "ter")
+    run(live, GM, "signon Mter gmpw\nterminate")
+    assert live.game_value("ter", "status") == "terminated"
+
+    powers = start_game(live, "opt", "colonial")
+    run(live, GM, "signon Mopt gmpw\nset option tsr_static_break=fallback")
+    assert live.game_value("opt", "irregular"), "a variant switch changed after the start"
+    assert rated_games(live) == []
+    assert ratings(live) == {}
+    del powers
+
+    solo = play_solo(live)
+    rated = ratings(live)
+    assert rated[solo["France"]][0] > 25.0
+    run(live, GM, "signon Msol gmpw\nrollback")
+    assert live.game_value("sol", "status") == "active"
+    assert live.game_value("sol", "irregular") == "rolled back after its end"
+    assert rated_games(live) == [("sol", "left out", "irregular: rolled back after its end")]
+    assert ratings(live) == {}, "its contribution is taken out"
