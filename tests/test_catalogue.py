@@ -180,6 +180,10 @@ SAMPLES: dict[str, dict[str, object]] = {
                                                                                    "Hello.")])},
     "web/summary": PAGE_VALUES,
     "web/not_found": {**PAGE_VALUES, "what": "game xx"},
+    "web/ratings": {**PAGE_VALUES, "ratings_path": lambda m: f"/ratings/{m}" if m else "/ratings", "title": "overall",
+                    "ladders": [("standard", "Standard")],
+                    "rows": [SimpleNamespace(place=1, who="", rating="2.47", mu="27.42", sigma="8.31", games=1,
+                                             seats=(("dt", "France"),))]},
 }
 #: Entries rendered by their own functions in other tests (too much context to write here).
 ELSEWHERE = {"all/results": "tests/test_render_results.py", "player/game_list": "tests/test_render_mails.py",

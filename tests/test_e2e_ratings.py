@@ -21,6 +21,7 @@ import test_e2e_harness as harness
 from sqlalchemy import func, select
 from test_e2e_daily import set_position
 from test_e2e_harness import LiveJudge, start_game
+from test_web import ArchiveServer
 
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.mail import OutboxMessage
@@ -87,14 +88,19 @@ def judge_cli(live: LiveJudge, tmp_path: Path, *args: str) -> subprocess.Complet
     return done
 
 
-def play_solo(live: LiveJudge) -> dict[str, str]:
-    powers = start_game(live, "sol")
-    spring_1901(live, "sol")
-    set_position(live, "sol", {"phase": "F1901M", "units": {"France": ["A bur", "A ruh"], "Italy": ["A rom"]},
-                               "centres": {"France": SOLO_CENTRES, "Italy": ["rom"]}})
-    run(live, powers["France"], "signon Fsol pw\nA bur - bel\nA ruh h")
-    run(live, GM, "signon Msol gmpw\nprocess")
-    assert live.game_value("sol", "winners") == ["France"]
+def play_solo(live: LiveJudge, game: str = "sol", *, gunboat: bool = False) -> dict[str, str]:
+    addresses = None
+    if gunboat:
+        live.reply(GM, f"create ?{game} gmpw standard\nset gunboat", expect=2)
+        addresses = [f"{p}.{game}@players.test" for p in ("austria", "england", "france", "germany", "italy",
+                                                           "russia", "turkey")]
+    powers = start_game(live, game, players=addresses, existing=gunboat)
+    spring_1901(live, game)
+    set_position(live, game, {"phase": "F1901M", "units": {"France": ["A bur", "A ruh"], "Italy": ["A rom"]},
+                              "centres": {"France": SOLO_CENTRES, "Italy": ["rom"]}})
+    run(live, powers["France"], f"signon F{game} pw\nA bur - bel\nA ruh h")
+    run(live, GM, f"signon M{game} gmpw\nprocess")
+    assert live.game_value(game, "winners") == ["France"]
     return powers
 
 
@@ -200,3 +206,30 @@ def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudg
     assert live.game_value("sol", "irregular") == "rolled back after its end"
     assert rated_games(live) == [("sol", "left out", "irregular: rolled back after its end")]
     assert ratings(live) == {}, "its contribution is taken out"
+
+
+def test_the_archive_shows_the_ratings_without_addresses_and_minrating_gates_joining(live: LiveJudge) -> None:
+    solo = play_solo(live)
+    hidden = play_solo(live, "gun", gunboat=True)
+    listing = live.reply(solo["France"], "list gun").body
+    assert "rating" not in listing.split("The following players")[1].split("Status of")[0], "gunboat hides them"
+
+    archive = ArchiveServer(live.config)
+    try:
+        page = archive.text("/ratings")
+        assert "France in <a href=\"/games/sol\">sol</a>" in page
+        assert "@" not in page, "no address on the web"
+        assert "gun</a>" not in page and "(address hidden)" in page, "a gunboat game keeps its players secret"
+        assert "mu − 3σ" in page
+        assert archive.text("/ratings/standard").count("<tr>") == 1 + len(solo) + len(hidden)
+        assert archive.get("/ratings/nosuch")[0] == 404
+    finally:
+        archive.stop()
+
+    live.reply(GM, "create ?min gmpw standard")
+    reply = live.reply(GM, "signon Mmin gmpw\nset minrating 1", expect=2)
+    assert "requires a rating of at least 1.00" in reply.body
+    refused = live.reply(solo["Austria"], "signon ?min pw")
+    assert "[Error Flag]" in refused.subject and "requires a rating of at least 1.00 (mu - 3 sigma)" in refused.body
+    joined = live.reply(solo["France"], "signon ?min pw")
+    assert "[Error Flag]" not in joined.subject, joined.body

@@ -161,6 +161,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("web/phase", PAGE, "a phase: results, picture, public press", ext="html"),
     Entry("web/summary", PAGE, "centres by year (a part of the game and phase pages)", ext="html"),
     Entry("web/not_found", PAGE, "the archive's 404 page", ext="html"),
+    Entry("web/ratings", PAGE, "the skill ratings' table, overall or of a map (no addresses)", ext="html"),
 )
 
 _BY_NAME = {e.name: e for e in CATALOGUE}
