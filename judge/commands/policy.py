@@ -22,6 +22,8 @@ message that will be sent to all people involved in the game").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import render
 from ..game.clocks import MAX_HOURS, read_hours
 from .outcome import Call, Outcome, said
@@ -62,30 +64,28 @@ def set_max_absence(call: Call) -> Outcome:
     return _told(call, "max_absence", text)
 
 
-def set_dedication(call: Call) -> Outcome:
+def _minimum(call: Call, field: str, what: str, read: Callable[[str], float], shown: Callable[[float], str]) -> Outcome:
+    """A minimum of those who join (``field`` of the game), read from the command's text by
+    ``read`` (a ValueError: the ``<what>_syntax`` refusal), or cleared by NONE."""
     text = call.cmd.text.strip()
     game = call.view.game
     if text.upper() in _CLEAR:
-        game.min_dedication = None
-        return _told(call, "dedication")
+        setattr(game, field, None)
+        return _told(call, what)
     try:
-        game.min_dedication = int(text)
+        value = read(text)
     except ValueError:
-        return call.error(render.refusal("dedication_syntax"))
-    return _told(call, "dedication", text)
+        return call.error(render.refusal(f"{what}_syntax"))
+    setattr(game, field, value)
+    return _told(call, what, shown(value))
+
+
+def set_dedication(call: Call) -> Outcome:
+    return _minimum(call, "min_dedication", "dedication", int, lambda v: str(v))
 
 
 def set_minrating(call: Call) -> Outcome:
-    text = call.cmd.text.strip()
-    game = call.view.game
-    if text.upper() in _CLEAR:
-        game.min_rating = None
-        return _told(call, "minrating")
-    try:
-        game.min_rating = float(text)
-    except ValueError:
-        return call.error(render.refusal("minrating_syntax"))
-    return _told(call, "minrating", f"{game.min_rating:.2f}")
+    return _minimum(call, "min_rating", "minrating", float, lambda v: f"{v:.2f}")
 
 
 def _ratio(call: Call, field: str, what: str) -> Outcome:
