@@ -23,6 +23,7 @@ from test_e2e_daily import set_position
 from test_e2e_harness import LiveJudge, start_game
 from test_web import ArchiveServer
 
+from judge.maps import load_map
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.mail import OutboxMessage
 from judge.store.ratings import OVERALL, PlayerRating, RatedGame
@@ -118,16 +119,25 @@ def play_draw(live: LiveJudge) -> dict[str, str]:
     return powers
 
 
+LATE = "england.late@players.test"
+
+
 def play_concession(live: LiveJudge) -> dict[str, str]:
+    """England's player resigns after Spring 1901 and a newcomer plays Fall 1901 and on: each
+    played half of England's movement phases."""
     powers = start_game(live, "con")
     spring_1901(live, "con")
-    set_position(live, "con", {"phase": "F1901M",
+    run(live, powers["England"], "signon Econ pw\nresign")
+    run(live, LATE, "signon Econ newpw")
+    run(live, GM, "signon Mcon gmpw\nprocess")
+    assert live.phase("con") == "S1902M"
+    set_position(live, "con", {"phase": "S1902M",
                                "units": {"Russia": ["A mos", "A war", "F sev"], "England": ["F lon"],
                                          "Turkey": ["A con"]},
                                "centres": {"Russia": ["mos", "war", "sev", "stp"], "England": ["lon"],
                                            "Turkey": ["con"]}})
-    for power in ("England", "Turkey"):
-        run(live, powers[power], f"signon {power[0]}con pw\nset concede R")
+    run(live, LATE, "signon Econ newpw\nset concede R")
+    run(live, powers["Turkey"], "signon Tcon pw\nset concede R")
     assert live.game_value("con", "ending") == "concession"
     return powers
 
@@ -172,6 +182,10 @@ def test_a_solo_a_draw_and_a_concession_move_the_ratings_and_a_rebuild_gives_the
     for power in ("Austria", "France", "Germany", "Italy"):
         assert after[conceded[power]][0] < before[conceded[power]][0], f"{power}, eliminated, goes down"
     assert after[solo["France"]][2] == 2
+    turkey = after[conceded["Turkey"]][0] - before[conceded["Turkey"]][0]
+    left = after[conceded["England"]][0] - before[conceded["England"]][0]
+    assert turkey > 0 and 0 < left < turkey, "England tied Turkey: who left keeps a share, half the game moves less"
+    assert 0 < after[LATE][0] - 25.0 < turkey
 
     assert [g[:2] for g in rated_games(live)] == [("sol", "rated"), ("drw", "rated"), ("con", "rated")]
     kept = {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")}
@@ -184,6 +198,8 @@ def test_a_solo_a_draw_and_a_concession_move_the_ratings_and_a_rebuild_gives_the
     seats = {s["power"]: s for s in exported["games"][0]["seats"]}
     assert seats["France"]["rank"] == 0 and seats["France"]["shares"] == {solo["France"]: 1.0}
     assert seats["Italy"]["rank"] == 1 and seats["Austria"]["rank"] == 2
+    england = next(s for s in exported["games"][2]["seats"] if s["power"] == "England")
+    assert england["shares"] == {solo["England"]: 0.5, LATE: 0.5} and england["rank"] == 1
 
 
 def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudge) -> None:
@@ -193,10 +209,13 @@ def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudg
 
     powers = start_game(live, "opt", "colonial")
     run(live, GM, "signon Mopt gmpw\nset option tsr_static_break=fallback")
-    assert live.game_value("opt", "irregular"), "a variant switch changed after the start"
-    assert rated_games(live) == []
-    assert ratings(live) == {}
-    del powers
+    assert live.game_value("opt", "irregular") == "option tsr_static_break changed after the start"
+    colonial = load_map("colonial")
+    for power, address in powers.items():
+        run(live, address, f"signon {colonial.power(power).letter}opt pw\nset draw")
+    assert live.game_value("opt", "ending") == "draw"
+    assert rated_games(live) == [("opt", "left out", "irregular: option tsr_static_break changed after the start")]
+    assert ratings(live) == {}, "an irregular game is marked and left out"
 
     solo = play_solo(live)
     rated = ratings(live)
@@ -204,7 +223,7 @@ def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudg
     run(live, GM, "signon Msol gmpw\nrollback")
     assert live.game_value("sol", "status") == "active"
     assert live.game_value("sol", "irregular") == "rolled back after its end"
-    assert rated_games(live) == [("sol", "left out", "irregular: rolled back after its end")]
+    assert rated_games(live)[1:] == [("sol", "left out", "irregular: rolled back after its end")]
     assert ratings(live) == {}, "its contribution is taken out"
 
 
