@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import test_e2e_harness as harness
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from test_e2e_daily import set_position
 from test_e2e_harness import LiveJudge, start_game
 from test_web import ArchiveServer
@@ -87,6 +87,20 @@ def judge_cli(live: LiveJudge, tmp_path: Path, *args: str) -> subprocess.Complet
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done
+
+
+def exported_games(live: LiveJudge, tmp_path: Path) -> list[tuple[str, object]]:
+    return [(g["game"], g["seats"]) for g in json.loads(judge_cli(live, tmp_path, "export").stdout)["games"]]
+
+
+def forget_rated_games(live: LiveJudge) -> None:
+    """As on a judge whose games finished before it kept ratings."""
+    engine = make_engine(live.url)
+    try:
+        with make_sessionmaker(engine)() as s, s.begin():
+            s.execute(delete(RatedGame))
+    finally:
+        engine.dispose()
 
 
 def play_solo(live: LiveJudge, game: str = "sol", *, gunboat: bool = False) -> dict[str, str]:
@@ -191,6 +205,11 @@ def test_a_solo_a_draw_and_a_concession_move_the_ratings_and_a_rebuild_gives_the
     kept = {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")}
     judge_cli(live, tmp_path, "rebuild")
     assert {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")} == kept, "exactly the same values"
+    stored = exported_games(live, tmp_path)
+    forget_rated_games(live)
+    judge_cli(live, tmp_path, "rebuild")
+    assert exported_games(live, tmp_path) == stored, "the finished games give the inputs recorded at their end"
+    assert {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")} == kept
 
     exported = json.loads(judge_cli(live, tmp_path, "export").stdout)
     assert exported["library"] == "openskill" and exported["parameters"]["model"] == "PlackettLuce"
