@@ -64,9 +64,10 @@ def set_max_absence(call: Call) -> Outcome:
     return _told(call, "max_absence", text)
 
 
-def _minimum(call: Call, field: str, what: str, read: Callable[[str], float], shown: Callable[[float], str]) -> Outcome:
+def _minimum(call: Call, field: str, what: str, read: Callable[[str], float], shown: Callable[[float], str],
+             syntax: Callable[[], str]) -> Outcome:
     """A minimum of those who join (``field`` of the game), read from the command's text by
-    ``read`` (a ValueError: the ``<what>_syntax`` refusal), or cleared by NONE."""
+    ``read`` (a ValueError: the ``syntax`` refusal), or cleared by NONE."""
     text = call.cmd.text.strip()
     game = call.view.game
     if text.upper() in _CLEAR:
@@ -75,17 +76,19 @@ def _minimum(call: Call, field: str, what: str, read: Callable[[str], float], sh
     try:
         value = read(text)
     except ValueError:
-        return call.error(render.refusal(f"{what}_syntax"))
+        return call.error(syntax())
     setattr(game, field, value)
     return _told(call, what, shown(value))
 
 
 def set_dedication(call: Call) -> Outcome:
-    return _minimum(call, "min_dedication", "dedication", int, lambda v: str(v))
+    return _minimum(call, "min_dedication", "dedication", int, lambda v: str(v),
+                    lambda: render.refusal("dedication_syntax"))
 
 
 def set_minrating(call: Call) -> Outcome:
-    return _minimum(call, "min_rating", "minrating", float, lambda v: f"{v:.2f}")
+    return _minimum(call, "min_rating", "minrating", float, lambda v: f"{v:.2f}",
+                    lambda: render.refusal("minrating_syntax"))
 
 
 def _ratio(call: Call, field: str, what: str) -> Outcome:
