@@ -176,6 +176,9 @@ def test_a_solo_a_draw_and_a_concession_move_the_ratings_and_a_rebuild_gives_the
     assert "Standard" in reply
     top = live.reply("someone@players.test", "ratings").body
     assert top.index(solo["France"]) < top.index(solo["Austria"])
+    assert "rated players on Standard, of 7" in live.reply("someone@players.test", "ratings standard").body
+    unknown = live.reply("someone@players.test", "ratings nosuch")
+    assert "[Error Flag]" in unknown.subject and "There is no map called 'nosuch'" in unknown.body
     whois = live.reply("someone@players.test", f"whois {solo['France']}").body
     assert "Dedication:" in whois and f"Skill rating of {solo['France']}" in whois
     listing = live.reply("someone@players.test", "list sol").body

@@ -67,7 +67,8 @@ def ratings_table(call: Call) -> Outcome:
             return call.error(render.refusal("ratings_no_map", word=call.cmd.args[0], maps=available_maps()))
     standing = ratings.standings(call.session, ladder)
     rows = [(i + 1, player, *_figures(r)[:3], r.games) for i, (player, r) in enumerate(standing[:TOP])]
-    return said(render.section("player/ratings", ladder=ladder, rows=rows, total=len(standing)))
+    title = ladder if ladder == OVERALL else load_map(ladder).title
+    return said(render.section("player/ratings", ladder=title, rows=rows, total=len(standing)))
 
 
 def _rating_text(call: Call, address: str) -> str:
