@@ -41,7 +41,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .commands import handle_mail
+from .commands import answer_failure, handle_mail
 from .config import Config
 from .game.pictures import PictureStage
 from .game.processing import pending_deadlines, process_game
@@ -67,7 +67,8 @@ class GameWork:
         self.on_mail_queued = on_mail_queued
         self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
         self.scheduler = DeadlineScheduler(factory, config, pending, process, on_processed=self._queued)
-        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed)
+        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed,
+                                        on_failure=answer_failure)
         # The game layer's deadlines are those of games' rows: after an inbox batch only the
         # games it wrote are read again. Other hooks (tests') get every deadline read.
         self._written = WrittenGames(factory) if pending is pending_deadlines else None

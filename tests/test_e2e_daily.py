@@ -115,10 +115,11 @@ def test_history_returns_every_archived_mail(live: LiveJudge) -> None:
 def test_a_second_signon_to_a_forming_game_takes_no_second_seat(live: LiveJudge) -> None:
     live.reply(GM, "create ?two gmpw")
     live.reply("ann@players.test", "signon ?two first")
-    reply = live.reply("ann@players.test", "signon ?two second\nset preference F")
+    reply = live.reply("ann@players.test", "signon ?two first\nset preference F")
     assert "You already have a place in game 'two': no second place was taken." in reply.body
     assert "Game 'two' now has 1 player." in reply.body
     assert "Preference list 'F' set." in reply.body
+    assert "Invalid password" in live.reply("ann@players.test", "signon ?two second").body
     assert "Invalid password" in live.reply("ann@players.test", "signon Mtwo first").body
     listing = live.reply("someone@players.test", "list two").body
     assert listing.count("ann@players.test") == 1

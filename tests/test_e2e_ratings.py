@@ -251,18 +251,22 @@ def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudg
 
 def test_the_archive_shows_the_ratings_without_addresses_and_minrating_gates_joining(live: LiveJudge) -> None:
     solo = play_solo(live)
-    hidden = play_solo(live, "gun", gunboat=True)
-    listing = live.reply(solo["France"], "list gun").body
-    assert "rating" not in listing.split("The following players")[1].split("Status of")[0], "gunboat hides them"
+    revealed = play_solo(live, "gun", gunboat=True)
+    live.reply(GM, "create ?run gmpw standard\nset gunboat", expect=2)
+    start_game(live, "run", players=list(solo.values()), existing=True)
+    players = live.reply(solo["Austria"], "list run").body.split("The following players")[1].split("Status of")[0]
+    assert "rating" not in players and solo["France"] not in players, "a running gunboat game hides them"
+    players = live.reply(GM, "signon Mrun gmpw\nlist run").body.split("The following players")[1]
+    assert f"{solo['France']}  rating" in players, "its master knows who plays"
 
     archive = ArchiveServer(live.config)
     try:
         page = archive.text("/ratings")
         assert "France in <a href=\"/games/sol\">sol</a>" in page
         assert "@" not in page, "no address on the web"
-        assert "gun</a>" not in page and "(address hidden)" in page, "a gunboat game keeps its players secret"
+        assert "France in <a href=\"/games/gun\">gun</a>" in page, "a gunboat game's players, once it is over"
         assert "mu − 3σ" in page
-        assert archive.text("/ratings/standard").count("<tr>") == 1 + len(solo) + len(hidden)
+        assert archive.text("/ratings/standard").count("<tr>") == 1 + len(solo) + len(revealed)
         assert archive.get("/ratings/nosuch")[0] == 404
     finally:
         archive.stop()

@@ -60,6 +60,15 @@ def test_preferences() -> None:
     assert w["E"] == 7 and w["F"] == w["G"] == 5.5 and w["A"] == 2.5
 
 
+def test_a_star_in_a_preference_list_is_every_power_it_does_not_name() -> None:
+    letters = list("AEFGIRT")
+    assert read_preferences("FG*", letters) == [["F"], ["G"], ["A", "E", "I", "R", "T"]]
+    assert read_preferences("F*G", letters) == [["F"], ["A", "E", "I", "R", "T"], ["G"]]
+    assert weights(read_preferences("FG*", letters), letters) == weights(read_preferences("FG", letters), letters)
+    got = assign(["ann", "bob"], ["FG*", "F*"], letters, seed_for("x"))
+    assert got[0] in ("F", "G") and got[1] in ("F", *"AEIRT") and got[0] != got[1]
+
+
 def test_assignment_follows_preferences_and_is_stable() -> None:
     letters = list("AEFGIRT")
     players = [f"p{i}" for i in range(7)]

@@ -22,7 +22,8 @@ ALLOWED = {
     "judge.game": {"judge.store", "judge.engine", "judge.render", "judge.config", "judge.maps", "judge.worker"},
     "judge.commands": {"judge.game", "judge.render", "judge.engine", "judge.store", "judge.config",
                        "judge.mail.reader", "judge.maps"},
-    "judge.web": {"judge.render", "judge.store", "judge.engine", "judge.game.view", "judge.maps", "judge.config"},
+    "judge.web": {"judge.render", "judge.store", "judge.engine", "judge.game.view", "judge.game.disclosure",
+                  "judge.maps", "judge.config"},
 }
 
 

@@ -7,6 +7,7 @@ from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
+from judge.mail.quoting import own_text
 from judge.mail.reader import read_message, stable_message_id
 
 
@@ -102,3 +103,19 @@ def test_missing_message_id_is_stable() -> None:
 def test_overlong_message_id_is_shortened() -> None:
     mail = read_message(raw_plain("x", Message_ID="<" + "a" * 400 + "@x>"))
     assert len(mail.message_id) <= 255
+
+
+def test_own_text_keeps_what_the_sender_wrote() -> None:
+    """What :mod:`judge.mail.quoting` must not take: a press message's indentation and its
+    ``Thanks,``, an answer between quoted lines, a sentence that begins like a phone's
+    signature, and a ``From:`` line with no mail header block under it."""
+    body = ("PRESS TO F\n  Thanks, France.\n- a list\nSent from my capital, with a heavy heart and no fleet\n"
+            "From: the Tsar\nENDPRESS\n> quoted\nA war - gal\n")
+    assert own_text(body) == body.rstrip("\n").replace("\n> quoted", "")
+
+
+def test_own_text_drops_a_wrapped_attribution_and_what_follows_a_signature() -> None:
+    body = "A par - bur\n\nOn Thu, Dec 3, 2026 at 3:05 PM Judge\n<judge@judge.test>\nwrote:\n\n> old\n"
+    assert own_text(body) == "A par - bur"
+    assert own_text("A par - bur\n\nSent from my iPhone\n\nOn Dec 3 Judge wrote:\nold\n") == "A par - bur"
+    assert own_text("A par - bur\nAm 3. Dez. 2026 um 15:05 schrieb Judge <j@x.test>:\n> alt\n") == "A par - bur"

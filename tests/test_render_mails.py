@@ -116,7 +116,7 @@ def test_selected_mail_names_the_power(ctx, m):
 def _order_reply(ctx, lines, echo, complete, **kw):
     sections = [order_lines_text(lines), orders_text(ctx, "France", echo, complete, NOW, **kw)]
     errors = sum(1 for _, errs, _ in lines if errs)
-    return reply_mail(ctx, "", sections, errors)
+    return reply_mail(ctx, "", sections, errors, acted=errors < len(lines))
 
 
 def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
@@ -148,7 +148,8 @@ def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
         "",
         "Time to grace period expiration: 12 days, 23 hours, 30 minutes, and 0 seconds.",
         "",
-        "1 error found in your mail: it was not acted on.",
+        "1 error found in your mail: the line marked with an error above",
+        "was not acted on; the rest of your mail was.",
     ]
 
 
@@ -226,7 +227,8 @@ def test_other_notices(ctx):
     both = settings_mail(later, ["Press is white."], [told])
     assert both.subject.endswith("Settings Changed") and both.body.index("white") < both.body.index("Deadline for")
     assert "ejected p@x" in eject_mail(ctx, "p@x", ["Italy"]).body
-    created = section("master/created", game="dt", master="gm@x", variant="Standard", powers=["Austria"])
+    created = section("master/created", game="dt", master="gm@x", variant="Standard", powers=["Austria"],
+                      settings=[])
     assert "SIGNON Mdt password" in created and "SIGNON ?dt password" in created
     assert joined_text(ctx, 1, 6).splitlines() == [
         "You've been selected to play a power in game 'dt'.",

@@ -177,7 +177,7 @@ def become(call: Call) -> Outcome:
         return call.error(render.refusal("become_unplayed", power=power.name, game=view.name))
     note = render.section("player/become_copy", game=view.name, power=power.name, master=call.sender)
     return Outcome(reply=(_done(call, "became", power=power.name),), signed_on=Identity(view, player, call.me),
-                   copies=(Copy(player.email, note),))
+                   copies=(Copy(player.email, note, player),))
 
 
 def _done(call: Call, what: str, **values: object) -> str:

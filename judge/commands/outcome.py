@@ -114,12 +114,14 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Copy:
-    """Someone who gets a copy of the mail's whole reply, headed by ``note`` (njudge BECOME:
+    """Someone who gets a copy of the mail's reply, headed by ``note`` (njudge BECOME:
     "The player for 'power' will receive a message from the Judge ... confirming all
-    commands entered by the Master")."""
+    commands entered by the Master"): the sections ``reader`` may read
+    (:func:`judge.game.disclosure.may_share`)."""
 
     address: str
     note: str
+    reader: Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,9 @@ class Outcome:
     failure: str | None = None
     files: tuple[File, ...] = ()
     copies: tuple[Copy, ...] = ()
+    #: The lines counted in ``errors`` were kept all the same (orders for a later phase,
+    #: checked again when it comes), not refused.
+    errors_kept: bool = False
 
 
 def signon_failed(message: str | None = None) -> Outcome:

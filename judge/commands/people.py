@@ -7,15 +7,17 @@ time, late and missed, games started, taken over, finished, abandoned and resign
 dedication and the ratios), its skill ratings (:mod:`judge.game.ratings`: mean, uncertainty
 and the conservative display value, overall and per map) and the games it has a place in,
 with the place's role and state. ``GET DEDICATION`` is the sender's own. Addresses are
-matched whole (njudge's prefix search would list every address on the judge). ``RATING``
-alone is the sender's; ``RATINGS`` gives the top of the overall ladder, ``RATINGS map`` of
-a map's.
+matched whole (njudge's prefix search would list every address on the judge). A place is
+listed only if the sender may know who holds it (:func:`judge.game.disclosure.sees_identities`):
+a place in a gunboat game that is not over only to that game's master, signed on (a ``From``
+header proves nothing, so not even to the address itself). ``RATING`` alone is the
+sender's; ``RATINGS`` gives the top of the overall ladder, ``RATINGS map`` of a map's.
 """
 
 from __future__ import annotations
 
 from .. import render
-from ..game import ratings, records
+from ..game import disclosure, ratings, records
 from ..maps import available_maps, load_map
 from ..ratings import Rating, fresh
 from ..store.games import MASTER, OBSERVER, Player, players_with_address
@@ -44,7 +46,8 @@ def get_dedication(call: Call) -> Outcome:
 def _record_text(call: Call, address: str) -> str:
     places = players_with_address(call.session, address)
     record = records.of_places(address, places)
-    text = render.section("player/whois", address=address, record=record, places=[_place(p) for p in places],
+    shown = [p for p in places if disclosure.sees_identities(p.game, _reader(call, p))]
+    text = render.section("player/whois", address=address, record=record, places=[_place(p) for p in shown],
                           ontime=_ratio(record.on_time_ratio), cd=_ratio(record.cd_ratio))
     return text.rstrip("\n") + "\n\n" + _rating_text(call, address)
 
@@ -83,6 +86,12 @@ def _rating_text(call: Call, address: str) -> str:
 def _figures(r: Rating) -> tuple[str, str, str]:
     """(display value, mu, sigma) as printed."""
     return f"{r.display:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}"
+
+
+def _reader(call: Call, place: Player) -> Player | None:
+    """The sender as a member of ``place``'s game: signed on to it, else None."""
+    identity = call.identity
+    return identity.me if identity is not None and identity.view.game is place.game else None
 
 
 def _place(p: Player) -> tuple[str, str, str, str]:

@@ -1,7 +1,9 @@
 """CREATE, SIGNON, OBSERVE and SET PREFERENCE: who the sender is for the rest of the mail.
 
-- ``CREATE ?name password [variant] [option=value ...]``: a new game, the sender its master.
-- ``SIGNON ?name password``: a place in a forming game (again: the password is updated).
+- ``CREATE ?name password [variant] [option ...]``: a new game, the sender its master; the
+  variant and njudge's option words in any order (``gunboat``, ``NMR``: :mod:`judge.game.joining`).
+- ``SIGNON ?name password``: a place in a forming game (again: with the same password; only
+  SET PASSWORD changes it, as in njudge).
 - ``SIGNON <letter><name> password``: as the power with that letter, ``M`` the master,
   ``O`` an observer; an abandoned power is taken over (:mod:`judge.game.takeover`).
 - ``OBSERVE name password``: as an observer.
@@ -13,9 +15,9 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import absences, joining, listing, status, takeover
+from ..game import absences, disclosure, joining, listing, status, takeover
 from ..game.assign import PreferenceError, read_preferences
-from ..game.joining import JoinError
+from ..game.joining import JoinError, WrongPassword
 from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import ACTIVE, MASTER, PAUSED, Player
@@ -28,13 +30,14 @@ def create(call: Call) -> Outcome:
     if len(args) < 2 or not args[0].startswith("?"):
         return call.error(render.refusal("create_syntax"))
     try:
-        view = joining.create(call.session, call.config, args[0][1:], args[1], list(args[2:]), call.sender)
+        words = joining.read_create_words(list(args[2:]))
+        view = joining.create(call.session, call.config, args[0][1:], args[1], words, call.sender)
     except JoinError as exc:
         return call.error(str(exc))
     me = view.members()[0]
     ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
-                          powers=[p.name for p in view.map.powers])
+                          powers=[p.name for p in view.map.powers], settings=words.settings)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, me))
 
 
@@ -65,7 +68,7 @@ def signon(call: Call) -> Outcome:
     role = "Master" if letter == "M" else me.power or "Player"
     ctx = context(call.config, view, me)
     sections = [render.signon_text(ctx, role)]
-    if letter == "M" and view.game.status in (ACTIVE, PAUSED):
+    if disclosure.sees_every_order(view.game, me) and view.game.status in (ACTIVE, PAUSED):
         sections.append(render.power_orders_text(ctx, view.phase, listing.power_orders(view)))
     sections.extend(absence_lines(call, view, me))
     return Outcome(reply=tuple(sections), signed_on=Identity(view, me))
@@ -77,6 +80,8 @@ def _join(call: Call, name: str, password: str) -> Outcome:
         return signon_failed(render.refusal("game_unknown", game=name))
     try:
         joined = joining.join(view, call.sender, password)
+    except WrongPassword:
+        return signon_failed()
     except JoinError as exc:
         return call.error(str(exc))
     ctx = context(call.config, view, joined.player)

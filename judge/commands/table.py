@@ -22,6 +22,7 @@ from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
 from . import (
     clock,
+    diary,
     draws,
     info,
     master,
@@ -139,6 +140,12 @@ TABLE: tuple[Row, ...] = (
     Row("SET PICTURES", _set("PICTURES", "PICTURE"), MEMBERS, None, pictures.set_pictures),
     Row("SET NOPICTURES", _set("NOPICTURES", "NOPICTURE"), MEMBERS, None, pictures.set_nopictures),
     Row("RESIGN", ("RESIGN", "WITHDRAW"), PLAYERS, NOT_OVER, player.resign, action="resign", power=True),
+    # -- a player's diary (njudge DIARY): its entries go to everyone when the game ends ----------------
+    Row("DIARY", ("DIARY", "DIARY RECORD"), PLAYERS, NOT_OVER, diary.record, action="write in a diary",
+        block=True),
+    Row("DIARY LIST", ("DIARY LIST",), PLAYERS, None, diary.listing),
+    Row("DIARY READ", ("DIARY READ",), PLAYERS, None, diary.read),
+    Row("DIARY DELETE", ("DIARY DELETE",), PLAYERS, NOT_OVER, diary.delete),
     # -- press ---------------------------------------------------------------------------------------
     Row("BROADCAST", ("BROADCAST",), MEMBERS, None, press.press, action="send press", block=True),
     Row("PRESS", ("PRESS",), MEMBERS, None, press.press, action="send press", block=True),

@@ -1,7 +1,9 @@
 """Giving powers to the players of a forming game, by preference lists, then at random.
 
 A preference list is power letters, most wanted first; letters in square brackets are
-wanted equally (``E[FGR][TAI]``), and ``*`` asks for a random power. As in njudge, the
+wanted equally (``E[FGR][TAI]``), and ``*`` alone asks for a random power. In a list, ``*``
+means any power (njudge's help): every power the list does not name, wanted equally at
+that place (``FG*``: France, then Germany, then any other). As in njudge, the
 first choice weighs as many points as there are powers, the next one less, a bracket the
 average of its places, and powers left out share the remaining places equally. The
 assignment maximising the total weight wins; ties are broken by a random order seeded from
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 from .. import render
 
 MAX_EXACT = 8
-_PREF = re.compile(r"^(\*|(?:[A-Za-z]|\[[A-Za-z]+\])+)$")
+_PREF = re.compile(r"^(\*|(?:[A-Za-z]|\[[A-Za-z]+\]|\*)+)$")
 
 
 class PreferenceError(ValueError):
@@ -27,24 +29,28 @@ class PreferenceError(ValueError):
 
 
 def read_preferences(text: str, letters: Sequence[str]) -> list[list[str]]:
-    """Groups of letters in order of preference; ``[]`` for ``*``. Unknown or repeated
-    letters are an error."""
+    """Groups of letters in order of preference; ``[]`` for ``*`` alone, a ``*`` in a list
+    the group of the letters it does not name. Unknown or repeated letters are an error."""
     text = text.strip().upper()
     if not _PREF.match(text):
         raise PreferenceError(render.refusal("preference_unreadable", text=text))
     if text == "*":
         return []
     known = {x.upper() for x in letters}
-    groups = [list(g.strip("[]")) for g in re.findall(r"\[[A-Z]+\]|[A-Z]", text)]
+    groups = [list(g.strip("[]")) for g in re.findall(r"\[[A-Z]+\]|[A-Z*]", text)]
     seen: set[str] = set()
     for group in groups:
         for letter in group:
+            if letter == "*":
+                continue
             if letter not in known:
                 raise PreferenceError(render.refusal("preference_unknown_letter", letter=letter, letters=letters))
             if letter in seen:
                 raise PreferenceError(render.refusal("preference_letter_twice", letter=letter, text=text))
             seen.add(letter)
-    return groups
+    rest = [x.upper() for x in letters if x.upper() not in seen]
+    groups = [rest if group == ["*"] else group for group in groups]
+    return [group for i, group in enumerate(groups) if group and group not in groups[:i]]
 
 
 def weights(groups: list[list[str]], letters: Sequence[str]) -> dict[str, float]:

@@ -7,9 +7,10 @@ ended and its summary (:mod:`.summary`: supply centres by year, who played each 
 when, the deadlines each player missed). A game that ends by a solo, a draw or a concession
 is rated in the same transaction (:mod:`.ratings`); a terminated one is not. The final mail is kind ``ending``, public and kept
 in the archive (HISTORY shows it, also in its EXCLSTART form, as njudge keeps its draw
-notices). It is rendered once per zone of its readers; in a gunboat game the players' and
-observers' copy hides the addresses (that copy is the archive's) and the masters get theirs
-with the addresses.
+notices). It is rendered once per zone of its readers. The game is over when it is
+rendered, so a gunboat game's players are revealed in it, to everyone (njudge's default
+``REVEAL``; :mod:`.disclosure`). Then the players' diaries (:mod:`.diary`), if any kept one,
+go to everyone too, under their powers' names.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from .. import render
 from ..config import Config
 from ..engine import Phase
 from ..store.base import utcnow
-from ..store.games import FINISHED, TERMINATED
+from ..store.games import FINISHED, PLAYER, TERMINATED
 from . import ratings
+from .diary import diaries_of
 from .lateness import stop_clock
 from .mails import Mail, per_zone
 from .summary import summary
@@ -73,4 +75,10 @@ def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str]
                                         during, dias=game.dias)
         return build
 
-    return per_zone(view, config, view.members(), mail(True), ENDING_KIND, masked=mail(False))
+    mails = per_zone(view, config, view.members(), mail(True), ENDING_KIND, masked=mail(False))
+    kept = diaries_of(session, [p for p in game.players if p.role == PLAYER])
+    if kept:
+        entries = [(d.power, [(e.number, e.written, e.body) for e in d.entries]) for d in kept]
+        mails += per_zone(view, config, view.members(),
+                          lambda ctx: render.diaries_mail(ctx, during, entries), ENDING_KIND)
+    return mails

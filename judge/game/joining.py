@@ -1,22 +1,25 @@
 """Joining games: creating one, taking a place in a forming game, observing, preferences, and
 the start of a game when its last power is filled.
 
-A game is created by its master (``CREATE ?name password [variant] [option=value ...]``),
-with the judgekeeper's clocks and lateness settings (``[clocks]``, ``[games]``); the master
-changes them with SET commands in the same mail or later, before the start.
+A game is created by its master (``CREATE ?name password [variant] [word ...]``), with the
+judgekeeper's clocks and lateness settings (``[clocks]``, ``[games]``). As in njudge, the
+variant and the option words come in any order: ``gunboat``, ``NMR``/``NoNMR`` and the
+other switches of :data:`SWITCH_WORDS`, a one-word press setting (``grey``, ``nopress``:
+:mod:`.press_rules`), and the variant's rule options as ``name=value``. The master changes
+them with SET commands in the same mail or later, before the start.
 Players take places with ``SIGNON ?name password`` while it forms; the same address signing
-on again does not take a second place: its password (and, in the same mail, its preference)
-is updated instead; a newcomer must meet the game's minimum record (:mod:`.records`). When
-every power has a player the game starts: powers are assigned by
-the preference lists (:mod:`.assign`), the first phase gets its deadline, and everyone gets
-the start mail.
+on again does not take a second place, and must give the password it has (njudge changes a
+password only with SET PASSWORD: a different one is a wrong password); a newcomer must meet
+the game's minimum record (:mod:`.records`). When every power has a player the game starts:
+powers are assigned by the preference lists (:mod:`.assign`), the first phase gets its
+deadline, and everyone gets the start mail.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -32,6 +35,7 @@ from .assign import assign, seed_for
 from .clocks import clocks_to_json, default_clocks
 from .lateness import start_clock
 from .mails import Mail
+from .press_rules import PressRules, PressSettingError, apply_settings, rules_of, store_rules
 from .view import GameView, view_of
 from .zones import game_zone
 
@@ -43,34 +47,106 @@ class JoinError(ValueError):
     """A game that cannot be created or joined; the message is for the sender."""
 
 
-def create(session: Session, config: Config, name: str, password: str, words: list[str], master: str) -> GameView:
-    """A new forming game with ``master`` as its master and the judge's default clocks;
-    ``words`` are the variant and ``option=value`` settings. Raises :class:`JoinError`."""
+class WrongPassword(JoinError):
+    """A second ``SIGNON ?name`` from a player of the game with another password than its own."""
+
+
+#: njudge's option words CREATE takes beside the variant (its ``data/index``: CREATE's
+#: "variant" and "option" are SET VARIANT's, Gunboat among them; ``data/deadlines``: NMR),
+#: each the game switch it sets and the value; the master's SET commands of the same names
+#: (:mod:`judge.commands.switches`, :mod:`judge.commands.policy`) change them later.
+SWITCH_WORDS: dict[str, tuple[str, bool]] = {
+    "GUNBOAT": ("gunboat", True), "NOGUNBOAT": ("gunboat", False),
+    "NMR": ("nmr", True), "NONMR": ("nmr", False), "CD": ("nmr", True), "NOCD": ("nmr", False),
+    "DIAS": ("dias", True), "NODIAS": ("dias", False),
+    "CONCESSIONS": ("concessions", True), "NOCONCESSIONS": ("concessions", False),
+    "LIST": ("listed", True), "PUBLIC": ("listed", True),
+    "NOLIST": ("listed", False), "UNLIST": ("listed", False), "PRIVATE": ("listed", False),
+    "MANUALSTART": ("manual_start", True), "AUTOSTART": ("manual_start", False),
+}
+
+
+@dataclass
+class CreateWords:
+    """CREATE's words read: the variant, its rule options, the switches and press
+    settings, and the words as the master wrote them (for the reply)."""
+
+    variant: str = "standard"
+    options: dict[str, str] = field(default_factory=dict)
+    switches: dict[str, bool] = field(default_factory=dict)
+    press: list[str] = field(default_factory=list)
+    settings: list[str] = field(default_factory=list)
+
+
+def read_create_words(words: list[str]) -> CreateWords:
+    """The variant and option words of a CREATE line, in any order (``NO GUNBOAT`` is
+    ``NOGUNBOAT``); a word that is none of them, or a second variant, is a
+    :class:`JoinError`."""
+    read = CreateWords()
+    named: str | None = None
+    joined: list[str] = []
+    for word in words:
+        if joined and joined[-1].upper() == "NO" and "=" not in word:
+            joined[-1] += word
+        else:
+            joined.append(word)
+    for word in joined:
+        upper = word.upper()
+        if "=" in word:
+            key, _, text = word.partition("=")
+            read.options[key] = text
+        elif upper in SWITCH_WORDS:
+            column, value = SWITCH_WORDS[upper]
+            read.switches[column] = value
+            read.settings.append(upper)
+        elif _press_word(upper):
+            read.press.append(upper)
+            read.settings.append(upper)
+        else:
+            try:
+                m = load_map(word)
+            except KeyError:
+                raise JoinError(render.refusal("create_word_unknown", word=word, words=sorted(SWITCH_WORDS))) from None
+            if named is not None and named != m.name:
+                raise JoinError(render.refusal("create_two_variants", first=named, second=word))
+            named = read.variant = m.name
+    return read
+
+
+def _press_word(word: str) -> bool:
+    """Whether ``word`` is a one-word press setting (``GREY``, ``NOPRESS``, ``PARTIAL``)."""
+    try:
+        apply_settings(word, PressRules())
+    except PressSettingError:
+        return False
+    return True
+
+
+def create(session: Session, config: Config, name: str, password: str, words: CreateWords,
+           master: str) -> GameView:
+    """A new forming game with ``master`` as its master and the judge's default clocks,
+    of the variant and with the options of ``words`` (:func:`read_create_words`). Raises
+    :class:`JoinError`."""
     name = name.lower()
     if not _NAME.match(name):
         raise JoinError(render.refusal("game_name_invalid"))
     if find_game(session, name) is not None:
         raise JoinError(render.refusal("game_exists", game=name))
-    variant, options = "standard", {}
-    for word in words:
-        if "=" in word:
-            key, _, value = word.partition("=")
-            options[key] = value
-        else:
-            variant = word
     try:
-        m = load_map(variant)
-        opts = Options(options)
-    except KeyError as exc:
-        raise JoinError(str(exc.args[0])) from None
+        m = load_map(words.variant)
+        opts = Options(words.options)
     except OptionError as exc:
         raise JoinError(str(exc)) from None
     clocks = clocks_to_json(default_clocks(config.clocks))
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks,
                 pictures=config.pictures, nmr=config.nmr, reminder=config.reminder_hours,
                 max_absence=config.max_absence_days)
+    for column, value in words.switches.items():
+        setattr(game, column, value)
     session.add(game)
     session.flush()
+    for word in words.press:
+        store_rules(game, apply_settings(word, rules_of(game)))
     game.players.append(Player(game_id=game.id, email=master, password_hash=hash_password(password), role=MASTER))
     session.flush()
     log.info("game %s created by %s (%s)", name, master, m.name)
@@ -89,7 +165,8 @@ class Joined:
 
 
 def join(view: GameView, address: str, password: str) -> Joined:
-    """Give ``address`` a place in the forming game (or update the place it has)."""
+    """Give ``address`` a place in the forming game (or find the place it has: then
+    ``password`` must be its password, else :class:`WrongPassword`)."""
     game = view.game
     if game.status != FORMING:
         raise JoinError(render.refusal("game_not_forming", game=game.name))
@@ -101,8 +178,8 @@ def join(view: GameView, address: str, password: str) -> Joined:
         mine = Player(game_id=game.id, email=address, password_hash=hash_password(password), role=PLAYER)
         game.players.append(mine)
         view.session.flush()
-    else:
-        mine.password_hash = hash_password(password)
+    elif not check_password(password, mine.password_hash):
+        raise WrongPassword(address)
     joined = len(view.members(PLAYER))
     log.info("%s %s %s (%d of %d)", address, "signed on again to" if again else "joined", game.name, joined,
              len(view.map.powers))

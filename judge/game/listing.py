@@ -6,8 +6,9 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses (:mod:`.gunboat`), and so only the master
-sees their skill ratings (:mod:`.ratings`), which LIST game shows after each address.
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`), and
+so only the master sees their skill ratings (:mod:`.ratings`), which LIST game shows after
+each address.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from ..store.games import (
 )
 from . import lateness, orders, ratings, records
 from .clocks import KIND_WORDS, clocks_of
+from .disclosure import Reader, address_for, sees_identities
 from .ending import ending_text
-from .gunboat import address_for, reveals, roster_for
-from .mails import role_of
+from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
 from .takeover import abandoned
 from .view import GameView, view_of
@@ -108,7 +109,7 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     missed = {p.power: p.nmr_count for p in view.members(PLAYER) if p.power} if position else {}
     dedication = {p.email: records.record_of(view.session, p.email).dedication for p in view.members(PLAYER)}
     rated = {p.email: f"{(ratings.rating_of(view.session, p.email) or fresh()).display:.2f}"
-             for p in view.members(PLAYER)} if reveals(view, reader) else {}
+             for p in view.members(PLAYER)} if sees_identities(game, reader) else {}
     return render.Listing(
         position, game.deadline, game.grace_end, params, rows, waiting, missed,
         ended=ending_text(view), orders=power_orders(view) if for_master and position is not None and not over else None,
@@ -132,7 +133,7 @@ def _flags(view: GameView) -> str:
     return ", ".join(f for f in flags if f)
 
 
-def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+def who_game(view: GameView, reader: Reader, *, full: bool = False) -> list[render.Member]:
     """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
     with when they joined and the deadlines each player missed; addresses as ``reader`` may
     see them."""
@@ -142,7 +143,7 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
             return (0, p.id)
         return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
 
-    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+    return [render.Member(role_of(p), address_for(view.game, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
 
@@ -157,8 +158,11 @@ def _row_at(view: GameView, rows: list[tuple[str, str, str]], power: str) -> int
 
 
 def _lateness(game: Game) -> str:
-    reminder = f"reminder {game.reminder:g} hours before the deadline" if game.reminder > 0 else "no reminder"
-    absence = f"absences of at most {game.max_absence} days" if game.max_absence else "no absences"
+    hours = f"{game.reminder:g}"
+    reminder = (f"reminder {hours} {'hour' if hours == '1' else 'hours'} before the deadline" if game.reminder > 0
+                else "no reminder")
+    days = f"{game.max_absence} {'day' if game.max_absence == 1 else 'days'}"
+    absence = f"absences of at most {days}" if game.max_absence else "no absences"
     return f"{reminder}, {absence}."
 
 

@@ -18,8 +18,8 @@ from .. import render
 from ..config import Config
 from ..render import GameContext
 from ..store.games import MASTER, Player
-from .gunboat import ANONYMOUS, roster_for
-from .mails import Mail, context, per_zone, role_of
+from .disclosure import ANONYMOUS
+from .mails import Mail, context, per_zone, role_of, roster_for
 from .view import GameView
 
 

@@ -34,7 +34,7 @@ from .. import render
 from ..config import Config
 from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
 from ..store.passwords import check_password, hash_password
-from . import absences, lateness, orders, records
+from . import absences, disclosure, lateness, orders, records
 from .clocks import deadline_after, grace_after
 from .mails import Mail, context, per_zone
 from .view import GameView
@@ -139,7 +139,7 @@ def _announce(view: GameView, config: Config, me: Player, *, returned: bool, mov
     others = [p for p in view.members() if p is not me]
     mails: list[Mail] = []
     for master in (False, True):
-        shown = me.email if master or (returned and not game.gunboat) else None
+        shown = me.email if master or (returned and not disclosure.identities_secret(game)) else None
 
         def build(ctx: render.GameContext, shown: str | None = shown) -> render.Rendered:
             return render.takeover_mail(ctx, power, shown, returned=returned, wait_set=moved, **when(ctx))

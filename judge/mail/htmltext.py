@@ -1,4 +1,8 @@
-"""Turn an HTML mail body into plain text with the standard library's html.parser."""
+"""Turn an HTML mail body into plain text with the standard library's html.parser.
+
+A ``<blockquote>`` (the quoted original of an HTML reply, Thunderbird's and others') is
+not read: it becomes one ``>`` line, so that :mod:`.quoting` takes the attribution above it
+away as it does for a plain-text reply's quoted lines."""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ _SKIP = {"script", "style", "head", "title", "blockquote"}
 
 
 class _TextParser(HTMLParser):
-    """Collects text, a line break per block element, nothing of scripts, styles or quotes."""
+    """Collects text, a line break per block element, nothing of scripts or styles, a ``>``
+    line for a quote."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -19,6 +24,8 @@ class _TextParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP:
+            if tag == "blockquote" and not self.skipping:
+                self.parts.append("\n>\n")
             self.skipping += 1
         elif tag in _BLOCK:
             self.parts.append("\n")

@@ -10,9 +10,9 @@ parsed by RFC 5322's grammar *before* any encoded word is decoded (RFC 2047 sect
 address hidden in an encoded display name stays a name), and raw UTF-8 headers (RFC 6532)
 are read as UTF-8, so ``jürgen@example.test`` and ``Grüße`` come through intact. The body:
 a text/plain part is preferred, an HTML-only message is turned into text, any transfer
-encoding and charset is decoded (bad bytes replaced), quoted reply lines (``>``) with the
-"On ... wrote:" line before them and the signature (from a ``-- `` line on) are dropped, and
-attachments are skipped unread. A structure the parser cannot read (a multipart nested
+encoding and charset is decoded (bad bytes replaced), the quoted original of a reply, its
+attribution and the signature are dropped (:mod:`.quoting`, as the common mail clients lay
+them out), and attachments are skipped unread. A structure the parser cannot read (a multipart nested
 deeper than ``MAX_DEPTH``, or anything that makes the parser fail) leaves ``text`` empty
 and says why in ``unreadable``. A message without a Message-ID gets a stable one made from a
 hash of its bytes.
@@ -26,6 +26,7 @@ import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from email.header import decode_header, make_header
 from email.headerregistry import Address
 from email.message import Message
@@ -33,6 +34,7 @@ from email.parser import BytesHeaderParser
 from functools import lru_cache
 
 from .htmltext import html_to_text
+from .quoting import own_text
 
 MAX_MESSAGE_ID = 255
 MAX_DEPTH = 30  # multipart levels; real mail programs nest three or four
@@ -48,7 +50,9 @@ class IncomingMail:
     when to honour them); ``unreadable`` is None when the body could be read, else the reason.
     ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
     handler answers it, once, and reads no command of it). ``recipients`` are the envelope
-    recipients the listener got (``RCPT TO``), set by the inbox.
+    recipients the listener got (``RCPT TO``), set by the inbox. ``received_at`` (when the
+    listener stored it) is set by the inbox too: the command layer applies a mail only to a
+    game that has not changed since it arrived.
     """
 
     message_id: str
@@ -62,6 +66,7 @@ class IncomingMail:
     unreadable: str | None = None
     over_limit: bool = False
     recipients: tuple[str, ...] = ()
+    received_at: datetime | None = None
 
 
 def header_text(value: object) -> str:
@@ -231,36 +236,12 @@ def body_text(msg: Message) -> str:
     return ""
 
 
-_WROTE = re.compile(r"(wrote|schrieb|a écrit|escribió|ha scritto|schreef)\s*:\s*$", re.IGNORECASE)
-
-
-def strip_quotes_and_signature(text: str) -> str:
-    """Drop the signature (from a ``-- `` line on) and quoted lines with their attribution."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str] = []
-    for line in lines:
-        if line.rstrip() == "--":
-            break
-        if line.lstrip().startswith(">"):
-            while kept and not kept[-1].strip():
-                kept.pop()
-            if kept and _WROTE.search(kept[-1]):
-                kept.pop()
-            continue
-        kept.append(line.rstrip())
-    while kept and not kept[-1].strip():
-        kept.pop()
-    while kept and not kept[0].strip():
-        kept.pop(0)
-    return "\n".join(kept)
-
-
 def read_message(raw: bytes) -> IncomingMail:
     """Parse ``raw`` into an :class:`IncomingMail`; bad input gives empty fields, not errors."""
     unreadable: str | None = None
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-        text = strip_quotes_and_signature(body_text(msg))
+        text = own_text(body_text(msg))
     except RecursionError:
         msg, text = _headers_only(raw), ""
         unreadable = "its MIME parts are nested too deeply for the judge to read"

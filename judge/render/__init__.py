@@ -30,6 +30,7 @@ from .listing import (
 )
 from .notices import (
     PressHeader,
+    diaries_mail,
     eject_mail,
     future_orders_mail,
     game_end_mail,
@@ -66,7 +67,7 @@ from .summary import Summary, Tenure, summary_text
 
 __all__ = [
     "absence_mail", "adjustments_text", "ALLOWED_NOTES", "CATALOGUE", "Context", "eject_mail", "Entry",
-    "error_text", "format_deadline", "future_orders_mail", "game_end_mail", "game_list_text", "game_over_text",
+    "error_text", "format_deadline", "future_orders_mail", "diaries_mail", "game_end_mail", "game_list_text", "game_over_text",
     "game_start_mail", "game_state_mail", "GameContext", "GameLine", "help_mail", "help_text", "help_topics",
     "HelpTopicError", "history_text", "joined_text", "JudgeContext", "late_mail", "list_text", "Listing", "Member",
     "member_changed_mail", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",

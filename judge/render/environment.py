@@ -62,6 +62,7 @@ def environment(folder: str | None = None) -> Environment:
     )
     env.filters.update(
         label=formats.label,
+        column=formats.column,
         plural=formats.plural,
         wrap_list=formats.wrap_list,
         wrap_entry=formats.wrap_entry,

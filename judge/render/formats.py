@@ -75,6 +75,13 @@ def label(name: str, width: int = 11, gap: int = 2) -> str:
     return text.ljust(max(width, len(text) + gap))
 
 
+def column(names: Iterable[str], least: int, gap: int = 1) -> int:
+    """The width of a column that holds each of ``names`` and ``gap`` spaces after the
+    longest, at least ``least``: a long power name (``Marshall Islands``) widens its
+    table's column instead of running into the next one."""
+    return max([least, *(len(name) + gap for name in names)])
+
+
 def quoted(text: str) -> str:
     """``text`` in quotes as Python's ``repr`` writes it (``'xyz'``, ``"it's"``): how a
     refusal shows the word it could not read."""

@@ -210,6 +210,15 @@ def game_end_mail(ctx: GameContext, how: str, powers: Sequence[str], summary: Su
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {during.code} {ENDINGS[how]}", body)
 
 
+def diaries_mail(ctx: GameContext, during: Phase, diaries: Sequence[tuple[str, Sequence[tuple[int, datetime, str]]]]
+                 ) -> Rendered:
+    """To everyone, after the final mail: the diaries the players kept (njudge ``DIARY``),
+    each under its power's name: ``(power, [(number, written, text)])``."""
+    shown = [(power, [(n, ctx.when(at), text) for n, at, text in entries]) for power, entries in diaries]
+    body = render("all/diaries", header=ctx.header_for(None, None), game=ctx.game, diaries=shown)
+    return Rendered(f"{ctx.judge_code}:{ctx.game} - {during.code} Diaries", body)
+
+
 def rolled_back_mail(ctx: GameContext, seq: int, withdrawn: Sequence[str], position: Position, *,
                      resumed: bool, restored: Sequence[str]) -> Rendered:
     """To everyone: the master rolled the game back to before turn ``seq``; the results of

@@ -147,6 +147,10 @@ class Game(Base):
     irregular: Mapped[str | None] = mapped_column(String(120), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    #: The moment the game stands as of: the arrival of the latest mail read for it, or when
+    #: its phase last turned (:meth:`judge.game.view.GameView.mark_changed`). A mail that
+    #: arrived before it is not applied (issue 23, rule 1).
+    changed_at: Mapped[datetime | None] = mapped_column(default=None)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="Player.id"
@@ -227,6 +231,21 @@ class Absence(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     player: Mapped[Player] = relationship(back_populates="absences")
+
+
+class DiaryEntry(Base):
+    """One entry of a player's diary (njudge ``DIARY``): numbered from 1 for the player,
+    the text as written, when it was written. Deleting an entry deletes its row; numbers are
+    not given again (the next is one more than the highest kept, as njudge's)."""
+
+    __tablename__ = "diary_entry"
+    __table_args__ = (UniqueConstraint("player_id", "number", name="uq_diary_entry_player_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    written: Mapped[datetime]
+    body: Mapped[str] = mapped_column(Text)
 
 
 class OrderSet(Base):

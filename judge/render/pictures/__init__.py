@@ -24,8 +24,12 @@ from .art import Art, ArtError, check_art, load_art, parse_art
 from .board import board_svg
 from .png import svg_to_png
 
-__all__ = ["Art", "ArtError", "Picture", "board_svg", "check_art", "load_art", "parse_art",
+__all__ = ["DRAWING", "Art", "ArtError", "Picture", "board_svg", "check_art", "load_art", "parse_art",
            "phase_picture", "svg_to_png"]
+
+#: The drawing's edition: stored pictures (the web archive's) are kept under it, so a change
+#: to how a phase is drawn (layout, art, colours) must change it, and they are drawn anew.
+DRAWING = "2026-12-03"
 
 
 @dataclass(frozen=True)

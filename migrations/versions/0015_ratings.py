@@ -5,8 +5,8 @@
 - ``rating_change``: each game's contribution to each player's rating;
 - ``game.min_rating`` (``SET MINRATING``) and ``game.irregular`` (why a game is left out).
 
-Revision ID: 0012_ratings
-Revises: 0011_outbox_status
+Revision ID: 0015_ratings
+Revises: 0014_game_changed_at
 Create Date: 2026-12-03
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_ratings"
-down_revision = "0011_outbox_status"
+revision = "0015_ratings"
+down_revision = "0014_game_changed_at"
 branch_labels = None
 depends_on = None
 
