@@ -51,7 +51,6 @@ from ..store.ratings import (
     ratings_of,
 )
 from .summary import tenures
-from .takeover import alive_powers
 from .view import GameView, view_of
 
 log = logging.getLogger(__name__)
@@ -93,7 +92,9 @@ def seats_of(view: GameView) -> list[Seat]:
     index = {r.phase: i for i, r in enumerate(records)}
     moves = [(i, r) for i, r in enumerate(records) if Phase.parse(r.phase).kind == MOVEMENT]
     powers = [p.name for p in view.map.powers]
-    ranks = rank_seats(powers, list(game.winners), view.position.centre_counts(), alive_powers(view))
+    now = view.position.to_json(view.map)
+    alive = [p for p in powers if _alive_in(now, p)]
+    ranks = rank_seats(powers, list(game.winners), view.position.centre_counts(), alive)
     seats = []
     for power in powers:
         mine = [t for t in held if t.power == power]
@@ -113,7 +114,8 @@ def seats_of(view: GameView) -> list[Seat]:
 
 
 def _alive_in(position: dict[str, Any], power: str) -> bool:
-    return bool((position.get("units") or {}).get(power) or (position.get("centres") or {}).get(power))
+    """Whether ``power`` has a unit (dislodged or not) or a centre in a stored position."""
+    return any((position.get(part) or {}).get(power) for part in ("units", "dislodged", "centres"))
 
 
 def _holder(tenures: Sequence[Tenure], at: int, index: dict[str, int], last: int) -> str:
