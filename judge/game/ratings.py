@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from ..engine.phase import MOVEMENT, Phase
@@ -132,9 +132,22 @@ def _holder(tenures: Sequence[Tenure], at: int, index: dict[str, int], last: int
 # -- keeping the ratings ------------------------------------------------------------------------
 
 
+#: The PostgreSQL advisory lock that takes games' ends one at a time into the ratings.
+RATINGS_LOCK = 26
+
+
+def _one_at_a_time(session: Session) -> None:
+    """Hold the ratings until this transaction ends, so that games are rated in the order
+    their ``rated_game`` ids say (what a rebuild replays) and two ends never read the same
+    rating. SQLite's writers are one at a time already."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
+
+
 def game_ended(view: GameView, now: datetime) -> None:
     """Rate the game that has just ended (a solo, a draw, a concession) in this transaction."""
     game = view.game
+    _one_at_a_time(view.session)
     seats = seats_of(view)
     rated = RatedGame(game_id=game.id, game=game.name, map_name=game.map_name, ending=game.ending or "",
                       seats=_seats_json(seats), ended_at=now)
@@ -189,6 +202,7 @@ def _seats_from(data: Sequence[dict[str, Any]]) -> list[Seat]:
 def rebuild(session: Session, now: datetime) -> int:
     """Compute every rating again from the recorded games, in order (see the module
     docstring); how many games were rated."""
+    _one_at_a_time(session)
     known = {r.game_id for r in rated_games(session)}
     finished = session.scalars(select(Game).where(Game.status == FINISHED).order_by(Game.updated_at, Game.id))
     for game in finished:
