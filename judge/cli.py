@@ -195,6 +195,34 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """``judge ratings rebuild``: every rating computed again from the recorded games, in
+    order; ``judge ratings export``: the ratings' inputs as JSON, for anyone to check."""
+    import json
+
+    from .game.ratings import export, rebuild
+    from .store.base import make_engine, make_sessionmaker, utcnow
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    engine = make_engine(config.database_url)
+    try:
+        with make_sessionmaker(engine)() as session, session.begin():
+            if args.ratings_command == "rebuild":
+                count = rebuild(session, utcnow())
+                print(f"judge ratings: rebuilt from {count} rated games")
+            else:
+                text = json.dumps(export(session), indent=2, sort_keys=True)
+                if args.output and args.output != "-":
+                    Path(args.output).write_text(text + "\n", encoding="utf-8")
+                else:
+                    print(text)
+    finally:
+        engine.dispose()
+    return 0
+
+
 def cmd_operator(args: argparse.Namespace) -> int:
     from .mailcli import run
 
@@ -235,6 +263,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = db.add_parser("upgrade", help="migrate the database to the newest schema (alembic upgrade head)")
     p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
     p.set_defaults(func=cmd_db_upgrade)
+    p = sub.add_parser("ratings", help="the skill ratings: rebuild them from the finished games, or export their inputs")
+    ratings = p.add_subparsers(dest="ratings_command", required=True)
+    p = ratings.add_parser("rebuild", help="compute every rating again from the rated games, in order")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_ratings)
+    p = ratings.add_parser("export", help="write the rated games (ranks, who played each power, shares) as JSON")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: standard output)")
+    p.set_defaults(func=cmd_ratings)
     from .mailcli import add_parsers
 
     add_parsers(sub, "TOML configuration (default: built-in defaults)")

@@ -72,6 +72,10 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/absences": {"game": "dt", "absences": [("France", WHEN, WHEN)]},
     "player/setting": {"what": "address", "game": "dt", "who": "France", "address": "b@x", "old": "a@x",
                        "zone": "", "default": "UTC"},
+    "player/rating": {"address": "a@x", "ratings": [("Overall", "27.42", "8.31", "2.47", 1)], "mu": "25.00",
+                      "sigma": "8.33", "shown": "0.00"},
+    "player/ratings": {"ladder": "overall", "total": 2, "rows": [(1, "a@x", "2.47", "27.42", "8.31", 1),
+                                                                 (2, "bot", "0.66", "25.54", "8.29", 1)]},
     "player/whois": {"address": "a@x", "record": SimpleNamespace(phases=2, on_time=1, late=1, missed=0,
                                                                   dedication=2, started=1, taken_over=0, finished=0,
                                                                   abandoned=0, resigned=0),
@@ -190,6 +194,10 @@ SAMPLES: dict[str, dict[str, object]] = {
                                                                                    "Hello.")])},
     "web/summary": PAGE_VALUES,
     "web/not_found": {**PAGE_VALUES, "what": "game xx"},
+    "web/ratings": {**PAGE_VALUES, "ratings_path": lambda m: f"/ratings/{m}" if m else "/ratings", "title": "overall",
+                    "ladders": [("standard", "Standard")],
+                    "rows": [SimpleNamespace(place=1, who="", rating="2.47", mu="27.42", sigma="8.31", games=1,
+                                             seats=(("dt", "France"),))]},
 }
 #: Entries rendered by their own functions in other tests (too much context to write here).
 ELSEWHERE = {"all/results": "tests/test_render_results.py", "player/game_list": "tests/test_render_mails.py",

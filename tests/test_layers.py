@@ -15,17 +15,18 @@ PACKAGE = ROOT / "judge"
 #: Which of our packages each package may import (besides itself). design.md, "Layers".
 ALLOWED = {
     "judge.engine": set(),
+    "judge.ratings": set(),
     "judge.worker": set(),
     "judge.store": {"judge.engine", "judge.resources"},
     "judge.render": {"judge.engine", "judge.resources", "judge.maps"},
     "judge.mail": {"judge.store", "judge.config", "judge.worker"},
     "judge.bots": {"judge.engine"},
     "judge.game": {"judge.store", "judge.engine", "judge.render", "judge.config", "judge.maps", "judge.worker",
-                   "judge.bots"},
+                   "judge.bots", "judge.ratings"},
     "judge.commands": {"judge.game", "judge.render", "judge.engine", "judge.store", "judge.config",
-                       "judge.mail.reader", "judge.maps"},
+                       "judge.mail.reader", "judge.maps", "judge.ratings"},
     "judge.web": {"judge.render", "judge.store", "judge.engine", "judge.game.view", "judge.game.disclosure",
-                  "judge.maps", "judge.config"},
+                  "judge.maps", "judge.config", "judge.ratings"},
 }
 
 

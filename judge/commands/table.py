@@ -222,6 +222,10 @@ TABLE: tuple[Row, ...] = (
     Row("SET CD BOT", _set("CD BOT"), MASTERS, NOT_OVER, switches.set_cd_bot),
     Row("SET CD HOLD", _set("CD HOLD"), MASTERS, NOT_OVER, switches.set_cd_hold),
     Row("SET BOT", _set("BOT"), MASTERS, NOT_OVER, seats.set_bot),
+    # -- skill ratings (issue 26) ----------------------------------------------------------------------------
+    Row("RATING", ("RATING",), ANYONE, None, people.rating),
+    Row("RATINGS", ("RATINGS",), ANYONE, None, people.ratings_table),
+    Row("SET MINRATING", _set("MINRATING", "MIN RATING"), MASTERS, NOT_OVER, policy.set_minrating),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),

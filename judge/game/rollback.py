@@ -16,7 +16,8 @@ movement``) names the turn by its phase.
 - The records of that turn and of every later one are withdrawn (``withdrawn`` is the
   rollback's number): they no longer count, but stay for the archive, and their result mails
   are marked withdrawn there (HISTORY and the web archive show them as withdrawn). A game
-  that had ended goes on: its end (final mail) is withdrawn too.
+  that had ended goes on: its end (final mail) is withdrawn too, and it is no longer rated
+  (irregular: :func:`judge.game.ratings.rolled_back`).
 - Draw votes and waits are cleared, a power alive again gets its eliminated player back,
   deadlines restart from now, and everyone is told. Missed deadlines stay counted: they
   were missed.
@@ -35,7 +36,7 @@ from ..config import Config
 from ..engine import Phase, PhaseError, Position
 from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
 from ..store.mail import withdraw_mails
-from . import draws, lateness
+from . import draws, lateness, ratings
 from .ending import ENDING_KIND
 from .mails import Mail, per_zone
 from .takeover import alive_powers
@@ -95,6 +96,7 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
     if resumed:
         withdraw_mails(session, game.name, [ENDING_KIND], None, now)
         game.status, game.winners, game.ending = ACTIVE, [], None
+        ratings.rolled_back(view, now)
     session.execute(delete(OrderSet).where(OrderSet.game_id == game.id,
                                            OrderSet.phase.in_([*phases, game.phase or ""])))
     session.flush()

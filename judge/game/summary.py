@@ -63,6 +63,15 @@ def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None
     return render.Summary(last if view.started else None, centres, tenures, masters, ended)
 
 
+def tenures(view: GameView, records: Sequence[PhaseRecord], through: Phase | None = None) -> list[render.Tenure]:
+    """Who played each power and when, with addresses, from the game's ``records`` (the
+    phases that count, in order): what the ratings share a power's result by."""
+    if not view.started:
+        return []
+    positions = [Position.from_json(view.map, r.position) for r in records]
+    return _tenures(view, records, positions, True, through or view.phase)
+
+
 def _phase_at(records: Sequence[PhaseRecord], when: datetime, now: Phase) -> str:
     """The phase that was being played at ``when``: the first one processed after it."""
     for record in records:

@@ -74,6 +74,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/absences", SECTION, "the pending absences shown at sign-on (the master sees all)"),
     Entry("player/setting", SECTION, "SET PASSWORD, SET ADDRESS, SET ZONE acknowledged"),
     Entry("player/whois", SECTION, "WHOIS / GET DEDICATION: a record and its games"),
+    Entry("player/rating", SECTION, "RATING [address], and in WHOIS: a player's skill ratings"),
+    Entry("player/ratings", SECTION, "RATINGS [map]: the top of the skill ratings"),
     Entry("all/start_set", SECTION, "SET START (also in the settings notice)"),
     Entry("all/zone_set", SECTION, "the game's time zone set (also in the settings notice)"),
     Entry("all/policy_set", SECTION, "NMR, reminder, absence and membership settings (also in the notice)"),
@@ -169,6 +171,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("web/phase", PAGE, "a phase: results, picture, public press", ext="html"),
     Entry("web/summary", PAGE, "centres by year (a part of the game and phase pages)", ext="html"),
     Entry("web/not_found", PAGE, "the archive's 404 page", ext="html"),
+    Entry("web/ratings", PAGE, "the skill ratings' table, overall or of a map (no addresses)", ext="html"),
 )
 
 _BY_NAME = {e.name: e for e in CATALOGUE}

@@ -53,7 +53,8 @@ class Listing:
     ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``open``,
     ``""``); ``missed`` how many deadlines each power's player has missed (njudge's late
     count, printed after the status); ``dedication`` each player's dedication on the judge
-    (by address, njudge's column); ``waiting`` the powers that still owe orders; ``vacant``
+    (by address, njudge's column); ``ratings`` each player's skill rating as printed (by
+    address; empty where the reader may not see who plays, a gunboat game); ``waiting`` the powers that still owe orders; ``vacant``
     the abandoned powers open for takeover; ``earliest`` when the phase may be processed at
     the earliest (njudge's "The earliest orders will be processed"); ``clocks`` the lines of
     the game's clock per phase kind (``Move    clock 1410 min 12.00 ...``); ``tally`` the
@@ -71,6 +72,7 @@ class Listing:
     orders: Sequence[PowerOrders] | None = None
     at_grace: str = "process"
     dedication: Mapping[str, int] = field(default_factory=dict)
+    ratings: Mapping[str, str] = field(default_factory=dict)
     vacant: Sequence[str] = ()
     earliest: datetime | None = None
     tally: Sequence[Tally] = ()
@@ -127,6 +129,7 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         ended=listing.ended,
         at_grace=listing.at_grace,
         dedication=dict(listing.dedication),
+        ratings=dict(listing.ratings),
         vacant=list(listing.vacant),
         earliest=ctx.when(listing.earliest) if listing.earliest else None,
         clocks=list(listing.clocks),

@@ -36,7 +36,10 @@ each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
 ``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
 ``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had), ``cd_mode`` (``hold`` or
 ``bot``: what a power in civil disorder does, ``SET CD``), ``bot_powers`` (the seats the master
-gave the judge's bot, ``SET BOT``; ``PhaseRecord.bot_powers``: whose orders it wrote). ``Player.draw_powers`` is
+gave the judge's bot, ``SET BOT``; ``PhaseRecord.bot_powers``: whose orders it wrote). ``min_rating`` (``SET
+MINRATING``: the least rating display value of anyone joining), ``irregular`` (why the game
+is irregular and left out of the ratings, njudge's flag for a "bgs" setting changed after
+the start; see :mod:`judge.game.ratings`). ``Player.draw_powers`` is
 a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
 player concedes to in the current phase, ``Player.since_phase`` the phase in which a player
 began to play their power and ``Player.until_phase`` the one in which they stopped (resigned,
@@ -144,6 +147,8 @@ class Game(Base):
     min_dedication: Mapped[int | None] = mapped_column(Integer, default=None)
     min_ontime: Mapped[float | None] = mapped_column(Float, default=None)
     max_cd_ratio: Mapped[float | None] = mapped_column(Float, default=None)
+    min_rating: Mapped[float | None] = mapped_column(Float, default=None)
+    irregular: Mapped[str | None] = mapped_column(String(120), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     #: The moment the game stands as of: the arrival of the latest mail read for it, or when

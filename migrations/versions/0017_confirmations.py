@@ -1,8 +1,8 @@
 """Requests waiting for an address to confirm it wants the judge's mail: OBSERVE and SET
 ADDRESS take effect only when the address answers (``judge.store.confirmations``).
 
-Revision ID: 0016_confirmations
-Revises: 0015_bot
+Revision ID: 0017_confirmations
+Revises: 0016_ratings
 Create Date: 2026-12-03
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016_confirmations"
-down_revision = "0015_bot"
+revision = "0017_confirmations"
+down_revision = "0016_ratings"
 branch_labels = None
 depends_on = None
 
