@@ -72,10 +72,13 @@ MAX_EACH = 3  # problems kept per kind (the first ones; the count of the rest is
 DONE_STATES = ("done", "ignored", "failed", "quarantined", "dropped")
 WORDS = ("lovely", "weather", "tea", "alliance", "trust", "north", "spring", "peace", "fleet", "maybe",
          "tomorrow", "silence", "deal", "friends", "border", "plans")
-COUNT_RE = re.compile(r"^(\S.*?):\s+(\d+) Supply centers,\s+(\d+) Units:\s+(Builds|Removes)\s+(\d+) units?\.",
-                      re.MULTILINE)
-RESULT_RE = re.compile(r"^(?:Movement results|Retreat orders|Adjustment orders) for .*\((\w+)\.(\d{3})\)",
+#: A count line (``> `` where HISTORY quotes a mail), a result header and any header that
+#: numbers a phase (``(game.007)``: results, order listings, LIST's status).
+COUNT_RE = re.compile(r"^(?:> ?)?(\S.*?):\s+(\d+) Supply centers,\s+(\d+) Units:\s+(Builds|Removes)\s+(\d+) "
+                      r"units?\.", re.MULTILINE)
+RESULT_RE = re.compile(r"^(?:> ?)?(?:Movement results|Retreat orders|Adjustment orders) for .*\((\w+)\.(\d{3})\)",
                        re.MULTILINE)
+NUMBERED_RE = re.compile(r"^(?:> ?)?\S.*\((\w+)\.(\d{3})\)\s*$", re.MULTILINE)
 TAG_RE = re.compile(r"<[^>]+>")
 
 
@@ -163,6 +166,8 @@ class Soak:
         self.grey: dict[str, str] = {}  # press token -> author power (grey press)
         self.tokens = 0
         self.rollbacks = 0
+        self.moves = 0  # addresses changed
+        self.over = False  # the final checks have begun
         self.advanced: set[tuple[str, str]] = set()  # (power, phase) given orders in advance
         self.seen = len(live.relay.messages)
 
@@ -284,9 +289,16 @@ class Soak:
         their address first: issue 23, "identity before limits".)"""
         self.mail(address, f"observe {self.name} {password}")
 
+    def change_address(self, power: str, new: str) -> None:
+        """The player of ``power`` moves to the address ``new``. (The other place to adapt
+        when a new address must confirm first: issue 23, "identity before limits".)"""
+        self.addresses.add(new)
+        self.player(power, f"set address {new}")
+        self.players[power] = self.power_of(power)
+
     def press_text(self, author: str | None, grey: bool) -> str:
         self.tokens += 1
-        token = f"soak{self.seed}x{self.tokens}"
+        token = f"soak{self.seed}x{self.tokens}q"  # the q: no token begins another
         if grey and author is not None:
             self.grey[token] = author
         return f"{token} " + " ".join(self.rng.choice(WORDS) for _ in range(self.rng.randint(3, 12)))
@@ -399,7 +411,8 @@ class Soak:
         actions: list[tuple[float, Callable[[Position, Board], None]]] = [
             (3, self.a_press), (2, self.a_advance), (1, self.a_clear), (2, self.a_info), (1, self.a_wrong_password),
             (1, self.a_forged), (1, self.a_setting), (1, self.a_become), (0.5, self.a_predict),
-            (0.4, self.a_rollback), (0.3, self.a_process), (0.8, self.a_observer_press), (0.3, self.a_master_setting),
+            (0.4, self.a_rollback), (0.3, self.a_process), (0.8, self.a_observer_press), (0.5, self.a_master_setting),
+            (0.2, self.a_address),
         ]
         weights = [w for w, _ in actions]
         _, action = self.rng.choices(actions, weights=weights)[0]
@@ -508,9 +521,16 @@ class Soak:
                                 "set nopictures", "set pictures", f"set password {self.passwords[power]}"])
         self.player(power, text)
 
+    def a_address(self, pos: Position, board: Board) -> None:
+        power = self.some_power()
+        self.moves += 1
+        self.change_address(power, f"{power.lower().replace(' ', '')}{self.seed}m{self.moves}@soak.test")
+
     def a_master_setting(self, pos: Position, board: Board) -> None:
-        text = self.rng.choice(["set nmr", "set nonmr", f"set {self.setup.press}", "pause", "set list"])
-        self.master(text)
+        """One to three of the master's settings in one mail (each member is told once)."""
+        choices = ["set nmr", "set nonmr", f"set {self.setup.press}", "pause\nresume", "set list",
+                   "set moves delay 0 min 0", "set dias", "set concessions"]
+        self.master("\n".join(self.rng.sample(choices, self.rng.randint(1, 3))))
 
     def a_become(self, pos: Position, board: Board) -> None:
         power = self.some_power()
@@ -548,7 +568,7 @@ class Soak:
                 for to in m.to.lower().split(","):
                     if to in masters:
                         continue
-                    self.check_secrets(sent, m, to, holder.get(to), secret, identities)
+                    self.check_secrets(sent, m, to, holder.get(to), secret, identities, game.seq)
                 self.check_counts(s, game, sent, m)
         self.check_web(sent)
 
@@ -559,6 +579,14 @@ class Soak:
                                           f"(inbox row {sent.status} {sent.note!r})")
         elif replies[0].to.lower() != sent.sender.lower():
             self.problem("answered once", f"{sent.label}: the reply went to {replies[0].to}")
+        notices: dict[tuple[str, str], int] = {}
+        for m in sent.mails:
+            if m.in_reply_to != sent.message_id:
+                key = (m.to.lower(), m.subject)
+                notices[key] = notices.get(key, 0) + 1
+        for (to, subject), n in notices.items():
+            if n > 1:
+                self.problem("one notice", f"{sent.label}: {to} got {n} mails {subject!r}")
         if sent.status != "done" or sent.attempts > 1:
             self.problem("inbox row", f"{sent.label}: inbox row {sent.status} after {sent.attempts} tries: "
                                       f"{sent.note[:200]!r}")
@@ -589,18 +617,25 @@ class Soak:
                 for power, stored in order_sets(s, game, game.phase).items()}
 
     def check_secrets(self, sent: Sent, m: Mail, to: str, own: str | None, secret: dict[str, list[str]],
-                      identities: list[tuple[str, str]]) -> None:
+                      identities: list[tuple[str, str]], seq: int) -> None:
         where = f"{sent.label}: the mail to {to} ({m.subject!r})"
+        heads = [(h.start(), h[1], int(h[2])) for h in NUMBERED_RE.finditer(m.body)]
         for power, lines in secret.items():
             if power == own or m.subject.endswith(" Results"):
                 continue
             for line in lines:
-                if re.search(rf"^{re.escape(power)}:\s+{re.escape(line)}\s*$", m.body, re.MULTILINE):
+                for found in re.finditer(rf"^{re.escape(power)}:\s+{re.escape(line)}\s*$", m.body, re.MULTILINE):
+                    head = next((h for h in reversed(heads) if h[0] < found.start()), None)
+                    if head is not None and head[1] == self.name and head[2] < seq:
+                        continue  # under the header of a phase processed already (HISTORY)
                     self.problem("orders shown", f"{where} shows {power}'s unprocessed order {line!r}")
                     break
+                else:
+                    continue
+                break
         for token, author in self.grey.items():
             if token in m.body and to != self.players.get(author, "").lower() and own != author:
-                leak = self.grey_author(m.body, token, author)
+                leak = self.grey_author(f"{m.subject}\n{m.body}", token, author)
                 if leak:
                     self.problem("grey author", f"{where} names {author} as the author of grey press: {leak!r}")
         for address, power in identities:
@@ -611,10 +646,12 @@ class Soak:
         """The part of ``text`` before ``token`` (back to the previous press) if it names
         ``author`` as sender; else ''."""
         at = text.find(token)
-        start = max((text.find(t) + len(t) for t in self.grey if t != token and 0 <= text.find(t) < at), default=0)
+        start = max((t.end() for t in re.finditer(rf"soak{self.seed}x\d+q", text[:at])), default=0)
         window = text[max(start, at - 600):at]
-        for pattern in (rf"\bfrom {re.escape(author)}\b", "Master's copy", re.escape(self.players[author])):
-            found = re.search(pattern, window, re.IGNORECASE)
+        letter = self.map.power(author).letter
+        for pattern in (rf"\bfrom {re.escape(author)}\b", "Master's copy", re.escape(self.players[author]),
+                        rf"Press from {letter}$"):
+            found = re.search(pattern, window, re.IGNORECASE | re.MULTILINE)
             if found:
                 return window[max(0, found.start() - 40):found.end() + 40].strip()
         return ""
@@ -712,6 +749,9 @@ class Soak:
                 self.problem("web", f"{where} answered {status}")
             return
         text = html.unescape(TAG_RE.sub("", raw.decode("utf-8", "replace")))
+        if TRACE and sent is self.sent[-1] and self.over:
+            with open(TRACE, "a", encoding="utf-8") as out:
+                out.write(f"=== page {path}\n{text}\n")
         lowered = text.lower()
         for address in sorted(self.addresses):
             if address.lower() in lowered:
@@ -748,6 +788,7 @@ class Soak:
                     label = records[i + 1].phase if i + 1 < len(records) else f"the game's position ({game.phase})"
                     self.problem("replay", f"replaying {record.phase} (#{record.seq}) does not give {label}: "
                                            f"{_diff(nxt, stored)}")
+        self.over = True
         for path in (f"/games/{self.name}", *(f"/games/{self.name}/{r.phase}" for r in records)):
             self.check_page(self.sent[-1], path, {})
 
