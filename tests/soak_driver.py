@@ -17,24 +17,40 @@ in two mails or through the master's ``BECOME``; if the phase still waits, the m
 
 After every mail (:meth:`Soak.check_mail`):
 
-- the mail got exactly one reply, to its From, and its inbox row is ``done`` after one try;
-- no mail to anyone but the game's masters shows another power's orders of the phase not yet
-  processed (the ``Power: line`` echo of its stored orders), names the author of grey press,
-  or (gunboat, before the end) pairs a player's address with their power;
-- every count line (``X: n Supply centers, u Units: Builds k units.``) in any mail equals the
-  engine's count for the position it describes (a result mail: the phase it reports,
-  replayed; otherwise the current position), and SUMMARY's table equals the stored positions;
-- the web archive's pages (index, game, current and last phase) show no address, no grey
-  press author and no unprocessed order.
+- answered once: the mail got exactly one reply, to its From; its inbox row is ``done``
+  after one try (not failed, quarantined, ignored, or retried later against a changed game);
+- one notice: no reader got two mails with the same subject because of one mail;
+- told which: a reply saying the mail's errors were "not acted on" comes with no change to
+  the stored orders;
+- legal orders refused: the players' legal orders (written ``A War-Gal`` now and then, with
+  what mail clients add below) are taken without an error;
+- orders shown, grey author, gunboat identity: no mail to anyone but the game's masters
+  shows another power's order of the phase not yet processed (as the judge echoes it:
+  ``France: Army Paris -> Burgundy.``; result mails, and HISTORY's copies of them, show
+  processed phases), names the author of grey press, or (gunboat, before the end) shows a
+  player's address beside their power, or at all unless the reader asked about it;
+- counts: every count line (``X: n Supply centers, u Units: Builds k units.``) equals
+  the engine's (``Position.centre_counts``, ``adjustment_counts``) for the position it
+  describes: after the phase of the result header above it (replayed from that phase's
+  record), PREDICT's adjudication, or the current position; SUMMARY's table equals the
+  stored positions;
+- text slip: no ``None``, ``{{`` or ``Traceback`` in a mail;
+- web: the archive's pages (index, game, current and last processed phase) show no address,
+  no grey press author, and no unprocessed order.
 
-At the end: no inbox row failed or was tried twice, and replaying every stored phase's orders
+At the end: no inbox row failed or was tried twice; replaying every stored phase's orders
 through the engine from the first stored position gives each next stored position and the
-game's position.
+game's position; every phase page of the archive passes the web checks.
 
 The rule checks above collect every problem (up to ``MAX_EACH`` per kind) with the seed, the
 mail's number and first line, and what leaked or disagreed; the test fails listing them.
-What the other work on issue 23 may change (how an observer confirms its address) is kept in
-one small function each: :meth:`Soak.observe`.
+What the other work on issue 23 may change is kept in one small function each: how an
+observer joins (:meth:`Soak.observe`) and how a player moves to a new address
+(:meth:`Soak.change_address`), once a new address must confirm; how a failed mail is marked
+is read in :meth:`Soak.check_answered` (the inbox row's status and attempts).
+
+The judge's rate limits are raised for the soak (it plays a game a thousand times faster than
+people do); the limits have their own tests.
 """
 
 from __future__ import annotations
@@ -106,6 +122,7 @@ class Sent:
     attempts: int = 0
     mails: list[Mail] = field(default_factory=list)
     before: tuple[str | None, dict[str, list[str]]] = (None, {})  # the phase and its stored orders before
+    acting: str | None = None  # the power whose player sent it
 
     @property
     def label(self) -> str:
@@ -192,13 +209,13 @@ class Soak:
 
     # -- sending one mail and waiting for all it causes --------------------------------------------
 
-    def mail(self, sender: str, text: str, *, forged_by: str | None = None) -> Sent:
+    def mail(self, sender: str, text: str, *, forged_by: str | None = None, acting: str | None = None) -> Sent:
         """Send ``text`` from ``sender`` (or with ``sender`` forged in From by ``forged_by``),
         wait until the judge has read it and sent all it queued, then check what it sent."""
         before = self.stored_orders()
         began = time.monotonic()
         mid = self.live.send(sender, text, envelope=forged_by)
-        sent = Sent(len(self.sent) + 1, sender, text, mid, before=before)
+        sent = Sent(len(self.sent) + 1, sender, text, mid, before=before, acting=acting)
         self.sent.append(sent)
         self._wait_read(sent)
         self._wait_sent()
@@ -282,7 +299,7 @@ class Soak:
         return self.mail(self.gm, f"signon M{self.name} {self.gm_pw}\n{text}")
 
     def player(self, power: str, text: str) -> Sent:
-        return self.mail(self.power_of(power), self.signon(power) + text)
+        return self.mail(self.power_of(power), self.signon(power) + text, acting=power)
 
     def observe(self, address: str, password: str) -> None:
         """An observer joins the game. (The one place to adapt when observers must confirm
@@ -307,10 +324,16 @@ class Soak:
 
     def start(self) -> None:
         st = self.setup
-        lines = [f"create ?{self.name} {self.gm_pw} {st.variant}"]
-        self.mail(self.gm, "\n".join(lines))
+        njudge = st.gunboat and self.seed % 4 == 3  # njudge's words: CREATE ... <variant> gunboat
+        self.mail(self.gm, f"create ?{self.name} {self.gm_pw} {st.variant}{' gunboat' if njudge else ''}")
         settings = [f"set {st.press}"]
-        if st.gunboat:
+        with self.sessions() as s:
+            made = find_game(s, self.name)
+            gunboat = made is not None and made.gunboat
+        if made is None:
+            self.problem("njudge words", f"'create ?{self.name} pw {st.variant} gunboat' made no game")
+            self.mail(self.gm, f"create ?{self.name} {self.gm_pw} {st.variant}")
+        if st.gunboat and not gunboat:
             settings.append("set gunboat")
         extras = [w for w, on in (("fake", st.fake), ("postal press", st.postal)) if on]
         if extras:
@@ -389,14 +412,31 @@ class Soak:
                 self.master(f"become {power}\n" + "\n".join(lines))
             elif how < 0.25 and len(lines) > 1:
                 cut = self.rng.randint(1, len(lines) - 1)
-                self.player(power, "\n".join(lines[:cut]))
-                self.player(power, "\n".join(lines[cut:]))
+                self.clean(self.player(power, "\n".join(lines[:cut])))
+                self.clean(self.player(power, "\n".join(lines[cut:]) + self.client_tail()))
             elif how < 0.35:
-                self.player(power, f"phase {self.phase_words(board, pos.phase)}\n" + "\n".join(lines))
+                self.clean(self.player(power, f"phase {self.phase_words(board, pos.phase)}\n" + "\n".join(lines)))
             else:
-                self.player(power, "\n".join(lines))
+                self.clean(self.player(power, "\n".join(lines) + self.client_tail()))
             if self._moved(pos):
                 return
+
+    def client_tail(self) -> str:
+        """What common mail clients add below a reply, now and then (issue 23 item 16)."""
+        return self.rng.choice((
+            "", "", "", "", "", "\n\nSent from my iPhone",
+            "\n\nOn Mon, Dec 7, 2026 at 10:00 AM Judge <judge@judge.test>\nwrote:\n> Movement orders for Spring\n> of 1901.",
+            "\n\n-----Original Message-----\nFrom: judge@judge.test\nSent: Monday, December 7, 2026 10:00\n"
+            "Subject: Re: orders\n\nMovement orders for Spring of 1901.\nAustria: No orders received yet.",
+        ))
+
+    def clean(self, sent: Sent) -> None:
+        """Legal orders (as players write them, with what their mail client adds) are taken
+        without an error."""
+        reply = next((m for m in sent.mails if m.in_reply_to == sent.message_id), None)
+        if reply is not None and "[Error Flag]" in reply.subject:
+            errors = [line.strip() for line in reply.body.splitlines() if line.strip().startswith("Error:")]
+            self.problem("legal orders refused", f"{sent.label}: legal orders were flagged: {errors[:3]}")
 
     def phase_words(self, board: Board, phase: Phase) -> str:
         """``Fall 1901 Movement``: a phase as a PHASE line names it."""
@@ -518,7 +558,8 @@ class Soak:
     def a_setting(self, pos: Position, board: Board) -> None:
         power = self.some_power()
         text = self.rng.choice(["set wait", "set nowait", "set zone Europe/Paris", "set zone America/New_York",
-                                "set nopictures", "set pictures", f"set password {self.passwords[power]}"])
+                                "set nopictures", "set pictures", f"set password {self.passwords[power]}",
+                                "set zone America/Los_Angeles\nset absence Jan 1 2099 to 9999-12-31"])
         self.player(power, text)
 
     def a_address(self, pos: Position, board: Board) -> None:
@@ -529,7 +570,8 @@ class Soak:
     def a_master_setting(self, pos: Position, board: Board) -> None:
         """One to three of the master's settings in one mail (each member is told once)."""
         choices = ["set nmr", "set nonmr", f"set {self.setup.press}", "pause\nresume", "set list",
-                   "set moves delay 0 min 0", "set dias", "set concessions"]
+                   "set moves delay 0 min 0", "set dias", "set concessions", "set deadline Dec 31 2099",
+                   "set deadline 9999-12-31"]
         self.master("\n".join(self.rng.sample(choices, self.rng.randint(1, 3))))
 
     def a_become(self, pos: Position, board: Board) -> None:
@@ -573,12 +615,14 @@ class Soak:
         self.check_web(sent)
 
     def check_answered(self, sent: Sent) -> None:
-        replies = [m for m in sent.mails if m.in_reply_to == sent.message_id]
-        if len(replies) != 1:
+        replies = [m for m in sent.mails if m.in_reply_to == sent.message_id and m.to.lower() == sent.sender.lower()]
+        if len(replies) != 1:  # (a copy to another address, SET ADDRESS's new one, is no second reply)
             self.problem("answered once", f"{sent.label} got {len(replies)} replies "
                                           f"(inbox row {sent.status} {sent.note!r})")
-        elif replies[0].to.lower() != sent.sender.lower():
-            self.problem("answered once", f"{sent.label}: the reply went to {replies[0].to}")
+        for m in sent.mails:
+            slip = re.search(r".*(\bNone\b|\{\{|\{%|Traceback).*", m.body)
+            if slip:
+                self.problem("text slip", f"{sent.label}: the mail to {m.to} ({m.subject!r}) has {slip[0].strip()!r}")
         notices: dict[tuple[str, str], int] = {}
         for m in sent.mails:
             if m.in_reply_to != sent.message_id:
@@ -610,10 +654,16 @@ class Soak:
                                        f"stored orders of {', '.join(changed)} changed")
 
     def unprocessed_orders(self, s: Any, game: Game) -> dict[str, list[str]]:
+        """Per power, its stored orders of the current phase as the judge echoes them; not
+        those everyone was mailed in the results a ROLLBACK withdrew."""
         if not game.phase:
             return {}
         m = self.board(game).map
-        return {power: [describe(m, order_from_json(e["order"])) for e in stored.entries]
+        mailed = {(power, describe(m, order_from_json(e["order"])))  # in results a ROLLBACK withdrew
+                  for r in phase_records(s, game, withdrawn=True) if r.phase == game.phase
+                  for power, entries in r.orders.items() for e in entries}
+        return {power: [line for e in stored.entries
+                        if (power, line := describe(m, order_from_json(e["order"]))) not in mailed]
                 for power, stored in order_sets(s, game, game.phase).items()}
 
     def check_secrets(self, sent: Sent, m: Mail, to: str, own: str | None, secret: dict[str, list[str]],
@@ -639,8 +689,12 @@ class Soak:
                 if leak:
                     self.problem("grey author", f"{where} names {author} as the author of grey press: {leak!r}")
         for address, power in identities:
-            if address != to and address in m.body.lower() and re.search(rf"\b{re.escape(power)}\b", m.body):
+            if address == to or address not in m.body.lower() or (power == sent.acting and to == sent.sender.lower()):
+                continue
+            if re.search(rf"\b{re.escape(power)}\b", m.body):
                 self.problem("gunboat identity", f"{where} shows {address} beside {power}")
+            elif address not in sent.text.lower():  # an address the reader asked about is echoed
+                self.problem("gunboat identity", f"{where} shows the player's address {address}")
 
     def grey_author(self, text: str, token: str, author: str) -> str:
         """The part of ``text`` before ``token`` (back to the previous press) if it names
