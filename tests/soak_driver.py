@@ -20,8 +20,8 @@ After every mail (:meth:`Soak.check_mail`):
 - answered once: the mail got exactly one reply, to its From; its inbox row is ``done``
   after one try (not failed, quarantined, ignored, or retried later against a changed game);
 - one notice: no reader got two mails with the same subject because of one mail;
-- told which: a reply saying the mail's errors were "not acted on" comes with no change to
-  the stored orders;
+- told which: the reply to a player's mail lists the power's orders exactly as they are
+  now stored;
 - legal orders refused: the players' legal orders (written ``A War-Gal`` now and then, with
   what mail clients add below) are taken without an error;
 - orders shown, grey author, gunboat identity: no mail to anyone but the game's masters
@@ -94,6 +94,7 @@ COUNT_RE = re.compile(r"^(?:> ?)?(\S.*?):\s+(\d+) Supply centers,\s+(\d+) Units:
                       r"units?\.", re.MULTILINE)
 RESULT_RE = re.compile(r"^(?:> ?)?(?:Movement results|Retreat orders|Adjustment orders) for .*\((\w+)\.(\d{3})\)",
                        re.MULTILINE)
+ECHO_RE = re.compile(r"^(?:Movement|Retreat|Adjustment) orders for .*\((\w+)\.(\d{3})\)$", re.MULTILINE)
 NUMBERED_RE = re.compile(r"^(?:> ?)?\S.*\((\w+)\.(\d{3})\)\s*$", re.MULTILINE)
 TAG_RE = re.compile(r"<[^>]+>")
 
@@ -638,29 +639,40 @@ class Soak:
     def stored_orders(self) -> tuple[str | None, dict[str, list[str]]]:
         with self.sessions() as s:
             game = find_game(s, self.name)
-            return (None, {}) if game is None else (game.phase, self.unprocessed_orders(s, game))
+            return (None, {}) if game is None else (game.phase, self.unprocessed_orders(s, game, secret=False))
 
     def check_told(self, sent: Sent) -> None:
-        """A reply that says the mail's errors were "not acted on" comes with no change to
-        the stored orders (issue 23 item 3: the sender is told what was applied)."""
+        """A player's reply lists the power's order set as it is now stored: the sender is
+        told exactly which orders stand (issue 23: "the sender is told which")."""
         reply = next((m for m in sent.mails if m.in_reply_to == sent.message_id), None)
-        if reply is None or not re.search(r"found in your mail: (it was|they were) not acted on", reply.body):
-            return
+        power = sent.acting
         phase, after = self.stored_orders()
-        before = sent.before[1]
-        changed = sorted(p for p in set(after) | set(before) if (after.get(p) or []) != (before.get(p) or []))
-        if phase == sent.before[0] and changed:
-            self.problem("told which", f"{sent.label}: the reply says its errors were not acted on, but the "
-                                       f"stored orders of {', '.join(changed)} changed")
+        if reply is None or power is None or phase != sent.before[0]:
+            return
+        with self.sessions() as s:
+            seq = self.game(s).seq
+        heads = [h for h in ECHO_RE.finditer(reply.body) if h[1] == self.name and int(h[2]) == seq]
+        if not heads:
+            return
+        told = []
+        for line in reply.body[heads[-1].end():].lstrip("\n").splitlines():
+            if not line.startswith(f"{power}:"):
+                break
+            if not line.endswith(("No Order Processed.", "No orders are needed from you in this phase.",
+                                  "No orders received yet.")):
+                told.append(line[len(power) + 1:].strip())
+        stored = after.get(power, [])
+        if sorted(told) != sorted(stored):
+            self.problem("told which", f"{sent.label}: the reply lists {power}'s orders as {told}; stored: {stored}")
 
-    def unprocessed_orders(self, s: Any, game: Game) -> dict[str, list[str]]:
-        """Per power, its stored orders of the current phase as the judge echoes them; not
-        those everyone was mailed in the results a ROLLBACK withdrew."""
+    def unprocessed_orders(self, s: Any, game: Game, *, secret: bool = True) -> dict[str, list[str]]:
+        """Per power, its stored orders of the current phase as the judge echoes them; when
+        ``secret``, not those everyone was mailed in the results a ROLLBACK withdrew."""
         if not game.phase:
             return {}
         m = self.board(game).map
-        mailed = {(power, describe(m, order_from_json(e["order"])))  # in results a ROLLBACK withdrew
-                  for r in phase_records(s, game, withdrawn=True) if r.phase == game.phase
+        mailed = {(power, describe(m, order_from_json(e["order"])))
+                  for r in phase_records(s, game, withdrawn=True) if secret and r.phase == game.phase
                   for power, entries in r.orders.items() for e in entries}
         return {power: [line for e in stored.entries
                         if (power, line := describe(m, order_from_json(e["order"]))) not in mailed]
