@@ -346,7 +346,11 @@ class Soak:
         for address, password in self.observers.items():
             self.observe(address, password)
         for p in self.map.powers:
-            self.mail(self.players[p.name], f"signon ?{self.name} {self.passwords[p.name]}\nset preference {p.letter}")
+            star = "*" if self.rng.random() < 0.15 else ""  # njudge: '*' is any power after those named
+            sent = self.mail(self.players[p.name], f"signon ?{self.name} {self.passwords[p.name]}\n"
+                                                   f"set preference {p.letter}{star}")
+            if star and any("[Error Flag]" in m.subject for m in sent.mails if m.in_reply_to == sent.message_id):
+                self.problem("njudge words", f"{sent.label}: 'set preference {p.letter}*' was refused")
         # powers go by preference; read who got which (gunboat games assign them too)
         for address, role, power, _ in self.members():
             if role == PLAYER and power is not None:
@@ -357,6 +361,12 @@ class Soak:
 
     def play(self) -> None:
         """The whole game: setup, phases to the end, the final checks."""
+        try:
+            self._play()
+        finally:
+            self.engine.dispose()
+
+    def _play(self) -> None:
         self.start()
         guard = 0
         while True:
