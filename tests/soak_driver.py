@@ -72,8 +72,8 @@ from judge.engine import Position, adjudicate
 from judge.engine.adjustments import adjustment_counts, adjustments_due
 from judge.engine.board import Board
 from judge.engine.map import Map
-from judge.engine.phase import ADJUSTMENT, MOVEMENT, RETREAT, Phase
-from judge.game.orders import describe
+from judge.engine.phase import ADJUSTMENT, MOVEMENT, Phase
+from judge.game.orders import describe, required
 from judge.game.view import board_for, entries_from_json
 from judge.maps import load_map
 from judge.randomgame import random_orders
@@ -398,21 +398,11 @@ class Soak:
         return status not in ("active",) or now is None or now.phase.code != pos.phase.code \
             or now.to_json(self.map) != pos.to_json(self.map)
 
-    def ordering_powers(self, board: Board, pos: Position) -> list[str]:
-        kind = pos.phase.kind
-        if kind == MOVEMENT:
-            need = {u.power for u in pos.units.values()}
-        elif kind == RETREAT:
-            need = {d.unit.power for d in pos.dislodged.values()}
-        else:
-            need = set(adjustments_due(board, pos))
-        return [p.name for p in self.map.powers if p.name in need]
-
     def orders(self, pos: Position, board: Board) -> None:
         """Every power that must order sends random legal orders: in one mail, in two, with a
         PHASE line naming the current phase, or through the master's BECOME."""
         orders = random_orders(board, pos, self.rng)
-        powers = self.ordering_powers(board, pos)
+        powers = [p.name for p in self.map.powers if required(board, pos).get(p.name)]
         self.rng.shuffle(powers)
         for power in powers:
             lines = [self.spelled(line) for line in orders.get(power, [])]

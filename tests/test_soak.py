@@ -25,9 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import CaptureSMTP
 from soak_driver import Soak, seeds_from
-from test_e2e_harness import LiveJudge
+from test_e2e_harness import LiveJudge, running_judge
 from test_web import ArchiveServer
 
 CI_SEEDS = "0-2"
@@ -41,13 +40,7 @@ def soak_judge(request: pytest.FixtureRequest, database_url: str, tmp_path: Path
     seed = request.node.callspec.params["seed"]
     if "JUDGE_SOAK_SEEDS" not in os.environ and database_url.startswith("postgresql") and seed != SEEDS[0]:
         pytest.skip("CI plays PostgreSQL with the first seed only (JUDGE_SOAK_SEEDS plays every seed on both)")
-    relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path, **UNLIMITED)
-    try:
-        yield judge
-    finally:
-        judge.stop()
-        relay.stop()
+    yield from running_judge(database_url, tmp_path, **UNLIMITED)
 
 
 @pytest.fixture
