@@ -709,17 +709,18 @@ class Soak:
                 self.problem("gunboat identity", f"{where} shows the player's address {address}")
 
     def grey_author(self, text: str, token: str, author: str) -> str:
-        """The part of ``text`` before ``token`` (back to the previous press) if it names
-        ``author`` as sender; else ''."""
-        at = text.find(token)
-        start = max((t.end() for t in re.finditer(rf"soak{self.seed}x\d+q", text[:at])), default=0)
-        window = text[max(start, at - 600):at]
+        """The part of ``text`` before a copy of ``token`` (back to the previous press) that
+        names ``author`` as its sender; else ''."""
         letter = self.map.power(author).letter
-        for pattern in (rf"\bfrom {re.escape(author)}\b", "Master's copy", re.escape(self.players[author]),
-                        rf"Press from {letter}$"):
-            found = re.search(pattern, window, re.IGNORECASE | re.MULTILINE)
-            if found:
-                return window[max(0, found.start() - 40):found.end() + 40].strip()
+        for copy in re.finditer(re.escape(token), text):  # a page may show it more than once
+            at = copy.start()
+            start = max((t.end() for t in re.finditer(rf"soak{self.seed}x\d+q", text[:at])), default=0)
+            window = text[max(start, at - 600):at]
+            for pattern in (rf"\bfrom {re.escape(author)}\b", rf"\bas {re.escape(author)}\b", "Master's copy",
+                            re.escape(self.players[author]), rf"Press from {letter}$"):
+                found = re.search(pattern, window, re.IGNORECASE | re.MULTILINE)
+                if found:
+                    return window[max(0, found.start() - 40):found.end() + 40].strip()
         return ""
 
     def check_counts(self, s: Any, game: Game, sent: Sent, m: Mail) -> None:
@@ -825,13 +826,15 @@ class Soak:
         for power, lines in secret.items():
             for line in lines:
                 if re.search(rf"^\s*{re.escape(power)}:\s+{re.escape(line)}\s*$", text, re.MULTILINE):
-                    self.problem("orders shown", f"{where} shows {power}'s unprocessed order {line!r}")
+                    self.problem("orders shown", f"{where} shows {power}'s unprocessed order {line!r}",
+                                 same=f"{path} {power} {line}")
                     break
         for token, author in self.grey.items():
             if token in text:
                 leak = self.grey_author(text, token, author)
                 if leak:
-                    self.problem("grey author", f"{where} names {author} as the author of grey press: {leak!r}")
+                    self.problem("grey author", f"{where} names {author} as the author of grey press: {leak!r}",
+                                 same=f"{path} {token}")
 
     # -- at the end ------------------------------------------------------------------------------
 
