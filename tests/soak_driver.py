@@ -35,8 +35,9 @@ After every mail (:meth:`Soak.check_mail`):
   record), PREDICT's adjudication, or the current position; SUMMARY's table equals the
   stored positions;
 - text slip: no ``None``, ``{{`` or ``Traceback`` in a mail;
-- web: the archive's pages (index, game, current and last processed phase) show no address,
-  no grey press author, and no unprocessed order.
+- web: the archive's pages (the game's and its current phase's after every mail; the index
+  and the last processed phase's after every tenth mail and every mail that moved the
+  phase) show no address, no grey press author, and no unprocessed order.
 
 At the end: no inbox row failed or was tried twice; replaying every stored phase's orders
 through the engine from the first stored position gives each next stored position and the
@@ -803,10 +804,12 @@ class Soak:
                 return
             secret = self.unprocessed_orders(s, game)
             done = [r.phase for r in phase_records(s, game)]
-        for path in ("/", f"/games/{self.name}", f"/games/{self.name}/{game.phase}"):
+        for path in (f"/games/{self.name}", f"/games/{self.name}/{game.phase}"):
             self.check_page(sent, path, secret)
-        if done:  # a processed phase's page shows its orders: no check of orders there
-            self.check_page(sent, f"/games/{self.name}/{done[-1]}", {})
+        if sent.before[0] != game.phase or sent.number % 10 == 0:  # (the rest all at the end)
+            self.check_page(sent, "/", secret)
+            if done:  # a processed phase's page shows its orders: no check of orders there
+                self.check_page(sent, f"/games/{self.name}/{done[-1]}", {})
 
     def check_page(self, sent: Sent, path: str, secret: dict[str, list[str]]) -> None:
         status, _, raw = self.archive.get(path)
@@ -858,7 +861,7 @@ class Soak:
                     self.problem("replay", f"replaying {record.phase} (#{record.seq}) does not give {label}: "
                                            f"{_diff(nxt, stored)}")
         self.over = True
-        for path in (f"/games/{self.name}", *(f"/games/{self.name}/{r.phase}" for r in records)):
+        for path in ("/", f"/games/{self.name}", *(f"/games/{self.name}/{r.phase}" for r in records)):
             self.check_page(self.sent[-1], path, {})
 
 
