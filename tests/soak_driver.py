@@ -22,8 +22,10 @@ After every mail (:meth:`Soak.check_mail`):
 - one notice: no reader got two mails with the same subject because of one mail;
 - told which: the reply to a player's mail lists the power's orders exactly as they are
   now stored;
-- legal orders refused: the players' legal orders (written ``A War-Gal`` now and then, with
-  what mail clients add below) are taken without an error;
+- legal orders refused, advance orders refused: the players' legal orders (written
+  ``A War-Gal`` now and then, with what mail clients add below), and orders for a later
+  phase legal where the units stand now (plain, ``IF``/``ELSE``/``ENDIF`` on lines or on one
+  line), are taken without an error;
 - orders shown, grey author, gunboat identity: no mail to anyone but the game's masters
   shows another power's order of the phase not yet processed (as the judge echoes it:
   ``France: Army Paris -> Burgundy.``; result mails, and HISTORY's copies of them, show
@@ -352,10 +354,12 @@ class Soak:
                                                    f"set preference {p.letter}{star}")
             if star and any("[Error Flag]" in m.subject for m in sent.mails if m.in_reply_to == sent.message_id):
                 self.problem("njudge words", f"{sent.label}: 'set preference {p.letter}*' was refused")
-        # powers go by preference; read who got which (gunboat games assign them too)
+        # powers go by preference (a '*' or a refusal may change who gets which): read them
+        password_of = {self.players[p]: self.passwords[p] for p in self.players}
         for address, role, power, _ in self.members():
             if role == PLAYER and power is not None:
                 self.players[power] = address
+                self.passwords[power] = password_of[address]
         status, _, _ = self.position()
         if status != "active":
             self.problem("setup", f"the game is {status} after every power signed on")
@@ -432,13 +436,13 @@ class Soak:
             "Subject: Re: orders\n\nMovement orders for Spring of 1901.\nAustria: No orders received yet.",
         ))
 
-    def clean(self, sent: Sent) -> None:
-        """Legal orders (as players write them, with what their mail client adds) are taken
-        without an error."""
+    def clean(self, sent: Sent, kind: str = "legal orders refused") -> None:
+        """Legal orders (as players write them, with what their mail client adds; or for a
+        later phase, orders legal where the units stand now) are taken without an error."""
         reply = next((m for m in sent.mails if m.in_reply_to == sent.message_id), None)
         if reply is not None and "[Error Flag]" in reply.subject:
             errors = [line.strip() for line in reply.body.splitlines() if line.strip().startswith("Error:")]
-            self.problem("legal orders refused", f"{sent.label}: legal orders were flagged: {errors[:3]}")
+            self.problem(kind, f"{sent.label}: legal orders were flagged: {errors[:3]}")
 
     def phase_words(self, board: Board, phase: Phase) -> str:
         """``Fall 1901 Movement``: a phase as a PHASE line names it."""
@@ -527,7 +531,7 @@ class Soak:
         else:
             text = f"clear\nphase {target}\n" + "\n".join(lines)
         self.advanced.add((power, phase.code))
-        self.player(power, text)
+        self.clean(self.player(power, text), "advance orders refused")
 
     def a_clear(self, pos: Position, board: Board) -> None:
         power = self.rng.choice([p.name for p in self.map.powers])

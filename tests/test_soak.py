@@ -14,8 +14,9 @@ By hand, more and longer::
 
 ``JUDGE_SOAK_SEEDS`` names seeds (``1-200``, ``3,7,9``); with it set every seed runs on both
 databases. ``JUDGE_SOAK_YEARS`` is the number of game years before the master terminates
-(default 2). A failing seed is replayed by naming it alone (``-k sqlite-7``);
-``JUDGE_SOAK_TRACE=/tmp/soak.txt`` writes every mail sent and received to that file.
+(default 2). A failing seed is replayed by naming it alone (``JUDGE_SOAK_SEEDS=7``, and
+``-k sqlite`` for one database); ``JUDGE_SOAK_TRACE=/tmp/soak.txt`` writes every mail sent
+and received (and, at the end, the archive's pages) to that file.
 """
 
 from __future__ import annotations
