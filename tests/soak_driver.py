@@ -19,7 +19,8 @@ After every mail (:meth:`Soak.check_mail`):
 
 - answered once: the mail got exactly one reply, to its From; its inbox row is ``done``
   after one try (not failed, quarantined, ignored, or retried later against a changed game);
-- one notice: no reader got two mails with the same subject because of one mail;
+- one notice: no reader got two notices (mails other than replies, results, press and a
+  game's start and end) because of one mail;
 - told which: the reply to a player's mail lists the power's orders exactly as they are
   now stored;
 - legal orders refused, advance orders refused: the players' legal orders (written
@@ -100,6 +101,8 @@ RESULT_RE = re.compile(r"^(?:> ?)?(?:Movement results|Retreat orders|Adjustment 
 ECHO_RE = re.compile(r"^(?:Movement|Retreat|Adjustment) orders for .*\((\w+)\.(\d{3})\)$", re.MULTILINE)
 NUMBERED_RE = re.compile(r"^(?:> ?)?\S.*\((\w+)\.(\d{3})\)\s*$", re.MULTILINE)
 TAG_RE = re.compile(r"<[^>]+>")
+#: Mails that are no notice of a change: each reader gets at most one notice per mail.
+NOT_NOTICES = re.compile(r"(Results|Press( from \w+)?|Broadcast|Game Over|Game Starting|Game Terminated|Prediction)$")
 
 
 def seeds_from(text: str) -> list[int]:
@@ -575,7 +578,7 @@ class Soak:
 
     def a_master_setting(self, pos: Position, board: Board) -> None:
         """One to three of the master's settings in one mail (each member is told once)."""
-        choices = ["set nmr", "set nonmr", f"set {self.setup.press}", "pause\nresume", "set list",
+        choices = ["set nmr", "set nonmr", f"set {self.setup.press}", "pause\nset moves delay 0 min 0\nresume", "set list",
                    "set moves delay 0 min 0", "set dias", "set concessions", "set deadline Dec 31 2099",
                    "set deadline 9999-12-31"]
         self.master("\n".join(self.rng.sample(choices, self.rng.randint(1, 3))))
@@ -629,14 +632,14 @@ class Soak:
             slip = re.search(r".*(\bNone\b|\{\{|\{%|Traceback).*", m.body)
             if slip:
                 self.problem("text slip", f"{sent.label}: the mail to {m.to} ({m.subject!r}) has {slip[0].strip()!r}")
-        notices: dict[tuple[str, str], int] = {}
+        notices: dict[str, list[str]] = {}
         for m in sent.mails:
-            if m.in_reply_to != sent.message_id:
-                key = (m.to.lower(), m.subject)
-                notices[key] = notices.get(key, 0) + 1
-        for (to, subject), n in notices.items():
-            if n > 1:
-                self.problem("one notice", f"{sent.label}: {to} got {n} mails {subject!r}")
+            if m.in_reply_to != sent.message_id and not NOT_NOTICES.search(m.subject):
+                notices.setdefault(m.to.lower(), []).append(m.subject)
+        for to, subjects in notices.items():
+            if len(subjects) > 1:
+                self.problem("one notice", f"{sent.label}: {to} (and maybe others) got {len(subjects)} notices: "
+                                           f"{sorted(subjects)}", same=str(sent.number))
         if sent.status != "done" or sent.attempts > 1:
             self.problem("inbox row", f"{sent.label}: inbox row {sent.status} after {sent.attempts} tries: "
                                       f"{sent.note[:200]!r}")
