@@ -169,15 +169,21 @@ class LiveJudge:
             engine.dispose()
 
 
-@pytest.fixture
-def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+def running_judge(database_url: str, tmp_path: Path, **settings: object) -> Iterator[LiveJudge]:
+    """A LiveJudge (with ``settings`` over the tests' config) and its relay, for a fixture
+    to yield from; both stopped afterwards."""
     relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path)
+    judge = LiveJudge(database_url, relay, tmp_path, **settings)
     try:
         yield judge
     finally:
         judge.stop()
         relay.stop()
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    yield from running_judge(database_url, tmp_path)
 
 
 def bodies_to(mails: list[Mail], address: str) -> list[Mail]:
