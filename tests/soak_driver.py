@@ -73,7 +73,7 @@ from test_e2e_harness import LiveJudge, Mail
 from test_web import ArchiveServer
 
 from judge.engine import Position, adjudicate
-from judge.engine.adjustments import adjustment_counts, adjustments_due
+from judge.engine.adjustments import adjustment_counts, adjustments_due, centre_counts
 from judge.engine.board import Board
 from judge.engine.map import Map
 from judge.engine.phase import ADJUSTMENT, MOVEMENT, Phase
@@ -102,7 +102,12 @@ ECHO_RE = re.compile(r"^(?:Movement|Retreat|Adjustment) orders for .*\((\w+)\.(\
 NUMBERED_RE = re.compile(r"^(?:> ?)?\S.*\((\w+)\.(\d{3})\)\s*$", re.MULTILINE)
 TAG_RE = re.compile(r"<[^>]+>")
 #: Mails that are no notice of a change: each reader gets at most one notice per mail.
-NOT_NOTICES = re.compile(r"(Results|Press( from \w+)?|Broadcast|Game Over|Game Starting|Game Terminated|Prediction)$")
+# Mails that are not notices of the mail's commands: a phase's own mails (results, the orders entered
+# in advance that a new phase applies), press, a game's start and end, PREDICT's answer.
+NOT_NOTICES = re.compile(r"(Results|Press( from \w+)?|Broadcast|Game Over|Game Starting|Game Terminated|Prediction"
+                         r"|Orders Entered in Advance: [\w ]+?( \[Error Flag\])?)$")
+# A game page's withdrawn results: mailed to everyone before the ROLLBACK, so no secret.
+WITHDRAWN_RE = re.compile(r'<details class="withdrawn".*?</details>', re.DOTALL)
 
 
 def seeds_from(text: str) -> list[int]:
@@ -746,7 +751,7 @@ class Soak:
                 cache[seq] = self.predicted(s, game) if seq == -1 else self.described_positions(s, game, seq)
             power, centres, units, word, n = line.groups()
             got = (int(centres), int(units), int(n) if word == "Builds" else -int(n))
-            wants = [((pos.centre_counts().get(power, 0), len(pos.units_of(power)),
+            wants = [((centre_counts(board, pos.owners).get(power, 0), len(pos.units_of(power)),
                        adjustment_counts(board, pos).get(power, 0)), what) for pos, board, what in cache[seq]]
             if wants and all(got != want for want, _ in wants):
                 want, what = wants[0]
@@ -797,7 +802,7 @@ class Soak:
             if pos is None:
                 continue
             got = [int(n) for n in numbers.split()]
-            want = [pos.centre_counts().get(p, 0) for p in powers]
+            want = [centre_counts(board, pos.owners).get(p, 0) for p in powers]
             if got != want:
                 self.problem("counts", f"{sent.label}: {m.subject!r} summary row {code} says {got}; "
                                        f"the stored position: {want}")
@@ -833,9 +838,10 @@ class Soak:
         for address in sorted(self.addresses):
             if address.lower() in lowered:
                 self.problem("web address", f"{where} shows the address {address}", same=f"{path} {address}")
+        unmailed = html.unescape(TAG_RE.sub("", WITHDRAWN_RE.sub("", raw.decode("utf-8", "replace"))))
         for power, lines in secret.items():
             for line in lines:
-                if re.search(rf"^\s*{re.escape(power)}:\s+{re.escape(line)}\s*$", text, re.MULTILINE):
+                if re.search(rf"^\s*{re.escape(power)}:\s+{re.escape(line)}\s*$", unmailed, re.MULTILINE):
                     self.problem("orders shown", f"{where} shows {power}'s unprocessed order {line!r}",
                                  same=f"{path} {power} {line}")
                     break
