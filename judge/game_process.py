@@ -3,7 +3,7 @@ scheduler and the picture stage, in the server's own process or in a process of 
 
 Contract::
 
-    work = GameWork(factory, config, handler, pending, process, on_mail_queued)
+    work = GameWork(factory, config, handler, queue, on_mail_queued)
     await work.start(); work.mail_arrived(); await work.stop(grace)
 
     games = GameProcess(config, on_mail_queued)     # the same work, in a child process
@@ -44,12 +44,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from .commands import handle_mail
 from .config import Config
 from .game.pictures import PictureStage
-from .game.processing import pending_deadlines, process_game
 from .logs import setup_logging
 from .mail.inbox import InboxProcessor, MailHandler
-from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
+from .scheduler import GAME_QUEUE, DeadlineScheduler, DueQueue
 from .store.base import make_engine, make_sessionmaker
-from .store.games import WrittenGames
 from .worker import set_within
 
 log = logging.getLogger(__name__)
@@ -63,14 +61,11 @@ class GameWork:
     """The inbox reader, the deadline scheduler and the picture stage on one database."""
 
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
-                 pending: PendingFn, process: ProcessFn, on_mail_queued: Callable[[], None]) -> None:
+                 queue: DueQueue, on_mail_queued: Callable[[], None]) -> None:
         self.on_mail_queued = on_mail_queued
         self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
-        self.scheduler = DeadlineScheduler(factory, config, pending, process, on_processed=self._queued)
+        self.scheduler = DeadlineScheduler(factory, config, queue, on_processed=self._queued)
         self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed)
-        # The game layer's deadlines are those of games' rows: after an inbox batch only the
-        # games it wrote are read again. Other hooks (tests') get every deadline read.
-        self._written = WrittenGames(factory) if pending is pending_deadlines else None
         self._tasks: list[asyncio.Task[None]] = []
 
     def _queued(self) -> None:
@@ -78,8 +73,9 @@ class GameWork:
         self.pictures.wake()
 
     def _processed(self) -> None:
+        """An inbox batch committed: its mail may have set a deadline or made a phase ready."""
         self._queued()
-        self.scheduler.request_sync(self._written.take() if self._written is not None else None)
+        self.scheduler.wake()
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
@@ -101,8 +97,6 @@ class GameWork:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        if self._written is not None:
-            self._written.close()
 
 
 def _send(sock: socket.socket, what: bytes) -> None:
@@ -245,7 +239,7 @@ async def _child(config: Config, sock: socket.socket) -> None:
     factory = make_sessionmaker(engine, mail_domain=config.domain)
     stop = asyncio.Event()
     sock.setblocking(False)
-    work = GameWork(factory, config, handle_mail, pending_deadlines, process_game, lambda: _send(sock, QUEUED))
+    work = GameWork(factory, config, handle_mail, GAME_QUEUE, lambda: _send(sock, QUEUED))
 
     def readable() -> None:
         try:

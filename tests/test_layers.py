@@ -16,7 +16,8 @@ PACKAGE = ROOT / "judge"
 ALLOWED = {
     "judge.engine": set(),
     "judge.worker": set(),
-    "judge.store": {"judge.engine", "judge.resources"},
+    "judge.clock": set(),
+    "judge.store": {"judge.engine", "judge.resources", "judge.clock"},
     "judge.render": {"judge.engine", "judge.resources", "judge.maps"},
     "judge.mail": {"judge.store", "judge.config", "judge.worker"},
     "judge.game": {"judge.store", "judge.engine", "judge.render", "judge.config", "judge.maps", "judge.worker"},
