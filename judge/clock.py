@@ -6,6 +6,7 @@ Contract::
     clock.now()                     # aware UTC: the wall clock plus the clock's offset
     clock.advance(timedelta(hours=25)); clock.set(moment); clock.reset()   # tests
     clock.on_change(callback); clock.off_change(callback)   # told when the clock moves
+    clock.wall()                    # the wall clock, for leases between processes only
 
 The offset is 0 in a running judge. A test moves the clock forward instead of waiting for a
 deadline (as Mailman's date factory does): the reminders, late notices, grace and absences
@@ -65,6 +66,12 @@ def offset() -> timedelta:
 def now() -> datetime:
     """The current time as a timezone-aware UTC datetime."""
     return datetime.now(UTC) + offset()
+
+
+def wall() -> datetime:
+    """The wall clock, never moved: for what measures processes rather than games (the
+    heartbeats by which judge processes tell that another is gone)."""
+    return datetime.now(UTC)
 
 
 def set(moment: datetime) -> None:  # noqa: A001 - the clock's own verb

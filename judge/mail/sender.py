@@ -43,6 +43,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
 from ..store import nodes
+from .. import clock
 from ..store.base import utcnow
 from ..store.mail import QUEUE_WHERE, OutboxMessage
 from ..worker import set_within
@@ -95,7 +96,7 @@ class Sender:
         with self._node_lock:
             if self.node_id is None:
                 with self.factory() as session, session.begin():
-                    node_id = nodes.register(session, utcnow())
+                    node_id = nodes.register(session, clock.wall())
                 self.node_id = node_id  # only once committed: other threads may beat at once
         if self.node_id is None:
             raise RuntimeError("no node id")
@@ -105,7 +106,7 @@ class Sender:
         """Say this process is alive and free the claims of dead ones; how many were freed."""
         node_id = self._ensure_node()
         with self.factory() as session, session.begin():
-            now = utcnow()
+            now = clock.wall()  # a lease between processes: a test's moved clock must not age it
             nodes.heartbeat(session, node_id, now)
             freed = nodes.release_dead(session, node_id, now, self.config.node_timeout_seconds)
         if freed:
