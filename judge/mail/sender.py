@@ -41,9 +41,9 @@ from functools import partial
 from sqlalchemy import Connection, Engine, Select, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from .. import clock
 from ..config import Config
 from ..store import nodes
-from .. import clock
 from ..store.base import utcnow
 from ..store.mail import QUEUE_WHERE, OutboxMessage
 from ..worker import set_within
