@@ -18,8 +18,7 @@ from ..map import Map
 from ..options import Options
 from ..orders import Move, MovementOrder, Order, Support
 from ..position import Position
-from ..retreats import RetreatRoute, RetreatRule
-from ..routes import RouteRule, VariantRoute
+from ..routes import RetreatRoute, RetreatRule, RouteRule, VariantRoute
 
 #: Legality at entry of a move along a variant route: ``(map, position, move)``, raising
 #: :class:`~judge.engine.orders.OrderError` when the move cannot be valid.

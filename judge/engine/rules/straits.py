@@ -28,7 +28,7 @@ from ..map import Map, province_of
 from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
 from ..position import Unit
-from ..retreats import RetreatRule
+from ..routes import RetreatRule
 from .registry import RulesetPart, register
 
 RULE = "straits"
