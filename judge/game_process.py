@@ -24,6 +24,10 @@ group: the parent stops it), stops on SIGTERM (a service manager stops every pro
 unit), and stops when the socket reaches its end: a parent killed with SIGKILL leaves no
 child behind once the child's work in hand is committed. A child that dies is started
 again within a second; what it held was rolled back by the database and is read again.
+A child stopped by SIGTERM says so before it ends (``TERMINATED``): a service manager stops
+every process of the unit, and the judge's own SIGTERM may be handled only after it has
+seen the child end, so the judge waits ``TERMINATED_SECONDS`` for its stop before starting
+another child (one stopped alone, by hand, is started again after that).
 """
 
 from __future__ import annotations
@@ -52,9 +56,10 @@ from .worker import set_within
 
 log = logging.getLogger(__name__)
 
-ARRIVED, QUEUED, READY, STOP = b"i", b"o", b"r", b"s"
+ARRIVED, QUEUED, READY, STOP, TERMINATED = b"i", b"o", b"r", b"s", b"t"
 START_SECONDS = 60.0  # a child that has not said it is ready by then is killed
 RESTART_SECONDS = 1.0  # the pause before a child that died is started again
+TERMINATED_SECONDS = 30.0  # the pause before a child stopped by SIGTERM is: the judge's stop may follow
 
 
 class GameWork:
@@ -122,6 +127,7 @@ class GameProcess:
         self._running = False
         self._stopping = False
         self._restart: asyncio.Task[None] | None = None
+        self._terminated = False  # the child said it was stopped by SIGTERM
 
     @property
     def pid(self) -> int | None:
@@ -140,7 +146,7 @@ class GameProcess:
         theirs.close()
         ours.setblocking(False)
         self._process, self._sock = process, ours
-        self._ready, self._running = asyncio.Event(), False
+        self._ready, self._running, self._terminated = asyncio.Event(), False, False
         asyncio.get_running_loop().add_reader(ours.fileno(), self._readable)
         try:
             ready = await set_within(self._ready, START_SECONDS)
@@ -171,6 +177,8 @@ class GameProcess:
             elif not self._stopping and self._restart is None:
                 self._restart = asyncio.get_running_loop().create_task(self._start_again(), name="game-restart")
             return
+        if TERMINATED in data:
+            self._terminated = True
         if READY in data:
             self._running = True
             self._ready.set()
@@ -184,6 +192,10 @@ class GameProcess:
             await self._end(RESTART_SECONDS)
             if self._stopping:  # the judge is stopping too (a service manager stops them all)
                 return
+            if self._terminated:
+                log.warning("the game process was stopped by SIGTERM; waiting %.0f s for the judge's stop "
+                            "before starting another", TERMINATED_SECONDS)
+                await asyncio.sleep(TERMINATED_SECONDS)  # stop() cancels this
             log.error("the game process ended (exit code %s); starting it again",
                       process.exitcode if process is not None else None)
             while not self._stopping:
@@ -255,8 +267,12 @@ async def _child(config: Config, sock: socket.socket) -> None:
         if ARRIVED in data:
             work.mail_arrived()
 
+    def terminated() -> None:
+        _send(sock, TERMINATED)  # before the socket ends: the parent must not take it for a death
+        stop.set()
+
     loop.add_reader(sock.fileno(), readable)
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGTERM, terminated)
     started = time.monotonic()
     try:
         await work.start()
