@@ -19,7 +19,7 @@ who is late (njudge ``data/deadlines``).
   phase is processed after the clock's ``delay``; a mail within the delay may still change
   orders, and orders that are no longer all in stop it.
 - At the deadline a phase whose orders are all in is processed. Otherwise the lateness
-  notices go out (:mod:`.reminders`) and the judge waits until the orders are in or grace
+  notices go out (:mod:`.late_notices`) and the judge waits until the orders are in or grace
   ends. Then an NMR game is processed with whatever orders are in (civil-disorder defaults)
   and each late player has missed the phase; in a NoNMR game each late player's power is
   abandoned (:func:`abandon_late`) and offered for takeover.

@@ -7,7 +7,7 @@ locked: ``FOR UPDATE SKIP LOCKED``; on SQLite the write transaction already excl
 under the lock, so two judge processes sharing one database process a phase (or send one of
 its lateness notices) once: what was sent is recorded in the game's row in the same
 transaction as the mails. The rules of when
-are in :mod:`.lateness` and :mod:`.reminders`; :func:`due_work` is the state machine.
+are in :mod:`.lateness` and :mod:`.late_notices`; :func:`due_work` is the state machine.
 :func:`advance` does the work: the engine adjudicates the stored orders, the phase is
 recorded (with the options it was judged by), each player's record counts it
 (:mod:`.records`), waits and draw votes are cleared, the next phase and its deadline are
@@ -31,7 +31,7 @@ from ..engine.adjustments import adjustment_counts
 from ..render import GameContext, Rendered, game_over_text, results_mail
 from ..render.links import phase_url
 from ..store.games import ACTIVE, ELIMINATED, PLAYER, Game, PhaseRecord, find_game
-from . import draws, ending, held, lateness, records, reminders
+from . import draws, ending, held, late_notices, lateness, records
 from .mails import Mail, context, per_zone, queue
 from .pictures import picture_file, wants_pictures
 from .view import GameView, entries_to_json, view_of
@@ -62,15 +62,15 @@ def act(session: Session, config: Config, row: Game, now: datetime) -> bool:
 
 def due_work(view: GameView, config: Config, now: datetime) -> list[Mail] | None:
     """What the judge must do for the game at ``now``, the lateness state machine: the
-    reminders before the deadline (:mod:`.reminders`); the phase processed when its orders
+    reminders before the deadline (:mod:`.late_notices`); the phase processed when its orders
     are all in (after the delay, or at the deadline), or at the end of grace in an NMR game;
     otherwise the lateness notice due (late notice, abandonment, waiting for replacements).
     The mails, ``[]`` when only the game's state moved on, None when nothing was due."""
     game = view.game
     mails: list[Mail] = []
     acted = False
-    if reminders.reminder_due(view, now):
-        mails.extend(reminders.remind(view, config, now))
+    if late_notices.reminder_due(view, now):
+        mails.extend(late_notices.remind(view, config, now))
         acted = True
     if lateness.past_deadline(game, now):
         if game.process_at is not None:  # past the deadline the phase goes at once or waits for grace
@@ -78,8 +78,8 @@ def due_work(view: GameView, config: Config, now: datetime) -> list[Mail] | None
             acted = True
         if lateness.all_in(view, now) or (game.nmr and not lateness.in_grace(game, now)):
             return mails + advance(view, config, now)
-        if reminders.notice_due(view, now):
-            mails.extend(reminders.late_notices(view, config, now))
+        if late_notices.notice_due(view, now):
+            mails.extend(late_notices.late_notices(view, config, now))
             acted = True
     elif game.process_at is not None and game.process_at <= now:
         if lateness.all_in(view, now) and lateness.may_start(game, now):

@@ -1,4 +1,4 @@
-"""The lateness notices of a phase, each sent once (njudge ``dip.c``, ``data/deadlines``).
+"""The late notices of a phase (and the reminder before them), each sent once (njudge ``dip.c``, ``data/deadlines``).
 
 - The reminder: ``Game.reminder`` hours before the deadline (njudge: 8; 0: none), to each
   player whose orders are not complete or whose last order mail had errors. It goes once
@@ -14,7 +14,7 @@
   and everyone, the abandoned players too, is told that they are free for takeover; while
   the game waits for replacements the notice comes again every two days.
 
-Which notice is due is counted in ``Game.late_notices`` (see
+Which notice is due is counted in ``Game.late_notices`` (the schedule:
 :func:`judge.game.lateness.notice_moment`), written in the same transaction as the mails under
 the game's row lock: a notice is never sent twice, across a restart or by two judge
 processes. A judge that was down skips the notices it missed and sends the current one.
