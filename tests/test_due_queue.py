@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, update
+from test_game_grace import SPRING
 from test_game_helpers import Judge, password_of, start_standard
 
 from judge.config import Config
@@ -20,12 +21,6 @@ from judge.store.games import Game
 from judge.store.mail import OutboxMessage
 
 GM = "gm@example.org"
-SPRING = {
-    "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
-    "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
-    "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
-    "Turkey": "F ank h\nA con h\nA smy h",
-}
 
 
 class CheckedJudge(Judge):
