@@ -32,6 +32,7 @@ from .. import render
 from ..config import Config
 from ..store.games import PLAYER, Player
 from . import ending
+from .errors import GameError
 from .mails import Mail
 from .takeover import alive_powers
 from .view import GameView
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 ALL_SURVIVORS, WITH_ME, WITHOUT_ME, ONLY_ME, WITHDRAWN = "all", "with_me", "without_me", "only_me", "withdrawn"
 
 
-class DrawError(ValueError):
+class DrawError(GameError):
     """A vote the game does not allow, or a list that cannot be read; the message is for the voter."""
 
 

@@ -35,6 +35,7 @@ from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, p
 from ..store.mail import withdraw_mails
 from . import draws, lateness
 from .ending import ENDING_KIND
+from .errors import GameError
 from .mails import Mail, per_zone
 from .takeover import alive_powers
 from .view import GameView, entries_from_json
@@ -43,7 +44,7 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-class RollbackError(ValueError):
+class RollbackError(GameError):
     """A rollback that cannot be done; the message is for the master."""
 
 

@@ -17,6 +17,7 @@ from ..config import Config
 from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, OBSERVER, PAUSED, RESIGNED, TERMINATED, Player
 from ..store.passwords import check_password
 from . import ending, lateness, notices
+from .errors import GameError
 from .mails import Mail
 from .view import GameView
 from .zones import game_zone
@@ -24,7 +25,7 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-class StatusError(ValueError):
+class StatusError(GameError):
     """A change the game's status does not allow; the message is for the sender."""
 
 
