@@ -17,7 +17,7 @@ from ..game import processing, rules_in_play, starting, status
 from ..game import rollback as rollbacks
 from ..game.mails import Mail, context, masters
 from ..game.view import GameView
-from ..store.games import Player
+from ..store.games import PAUSED, TERMINATED, Player
 from .outcome import Call, Copy, Identity, Outcome, said
 
 
@@ -50,7 +50,7 @@ def processed_text(config: Config, view: GameView, done: str, reader: Player | N
 
 def _state(call: Call, change: str) -> Outcome:
     view = call.view
-    if change == "paused":
+    if change == PAUSED:
         mails = status.pause(view, call.config)
     elif change == "resumed":
         mails = status.resume(view, call.config, call.now)
@@ -60,7 +60,7 @@ def _state(call: Call, change: str) -> Outcome:
 
 
 def pause(call: Call) -> Outcome:
-    return _state(call, "paused")
+    return _state(call, PAUSED)
 
 
 def resume(call: Call) -> Outcome:
@@ -68,7 +68,7 @@ def resume(call: Call) -> Outcome:
 
 
 def terminate(call: Call) -> Outcome:
-    return _state(call, "terminated")
+    return _state(call, TERMINATED)
 
 
 def eject(call: Call) -> Outcome:

@@ -31,7 +31,7 @@ from sqlalchemy import delete
 from .. import render
 from ..config import Config
 from ..engine import Phase, PhaseError, Position
-from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
+from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, PlayerStatus, phase_records
 from ..store.mail import withdraw_mails
 from . import draws, lateness
 from .ending import ENDING_KIND
@@ -105,7 +105,7 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
     for p in view.members():
         p.wait = False
         if p.status == ELIMINATED and p.power in alive:
-            p.status = "active"
+            p.status = PlayerStatus.ACTIVE
     draws.clear_votes(view)
     game.deadline = None
     lateness.start_clock(view, now, game_zone(view.game, config))

@@ -36,7 +36,7 @@ def pause(view: GameView, config: Config) -> list[Mail]:
     game.status = PAUSED
     game.process_at = None
     log.info("game %s paused by its master", game.name)
-    return notices.state_changed(view, config, "paused")
+    return notices.state_changed(view, config, PAUSED)
 
 
 def resume(view: GameView, config: Config, now: datetime) -> list[Mail]:

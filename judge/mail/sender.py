@@ -45,7 +45,7 @@ from .. import clock
 from ..config import Config
 from ..store import nodes
 from ..store.base import utcnow
-from ..store.mail import QUEUE_WHERE, OutboxMessage
+from ..store.mail import QUEUE_WHERE, OutboxMessage, OutboxStatus
 from ..worker import set_within
 from .transport import DeliveryError, Transport, transport_for
 
@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 
 CLAIM_BATCH = 16
 _MARK_SENT = (update(OutboxMessage).where(OutboxMessage.id == bindparam("row_id"))
-              .values(status="sent", sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
+              .values(status=OutboxStatus.SENT, sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
                       last_error=None, claimed_by=None))
 
 
@@ -175,7 +175,7 @@ class Sender:
             stored.last_error = str(exc)[:2000]
             stored.claimed_by = None
             if exc.permanent or stored.attempts >= cfg.sender_max_attempts:
-                stored.status = "failed"
+                stored.status = OutboxStatus.FAILED
                 log.error("mail out %s to %s failed for good after %d attempt(s), quarantined: %s",
                           row.message_id, row.to_addr, stored.attempts, stored.last_error)
                 return

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -83,9 +84,40 @@ from sqlalchemy.orm.attributes import set_committed_value
 from .base import Base, utcnow
 from .held import FutureOrders
 
-FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "finished", "terminated"
-PLAYER, OBSERVER, MASTER = "player", "observer", "master"
-RESIGNED, EJECTED, ELIMINATED, ABANDONED = "resigned", "ejected", "eliminated", "abandoned"
+
+class GameStatus(StrEnum):
+    """``Game.status``."""
+
+    FORMING = "forming"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    TERMINATED = "terminated"
+
+
+class Role(StrEnum):
+    """``Player.role``."""
+
+    PLAYER = "player"
+    OBSERVER = "observer"
+    MASTER = "master"
+
+
+class PlayerStatus(StrEnum):
+    """``Player.status``: in the game (``active``), or how a member left it."""
+
+    ACTIVE = "active"
+    RESIGNED = "resigned"
+    EJECTED = "ejected"
+    ELIMINATED = "eliminated"
+    ABANDONED = "abandoned"
+
+
+#: The members by their short names, as the game layer reads them.
+FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = GameStatus
+PLAYER, OBSERVER, MASTER = Role
+RESIGNED, EJECTED, ELIMINATED, ABANDONED = (PlayerStatus.RESIGNED, PlayerStatus.EJECTED, PlayerStatus.ELIMINATED,
+                                            PlayerStatus.ABANDONED)
 
 class Game(Base):
     """One game of Diplomacy on one map."""
@@ -169,7 +201,7 @@ class Player(Base):
     role: Mapped[str] = mapped_column(String(16), default=PLAYER)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     preferences: Mapped[str] = mapped_column(String(64), default="")
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[str] = mapped_column(String(16), default=PlayerStatus.ACTIVE)
     nmr_count: Mapped[int] = mapped_column(Integer, default=0)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     pictures: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -193,7 +225,7 @@ class Player(Base):
 
     @property
     def active(self) -> bool:
-        return self.status == "active"
+        return self.status == PlayerStatus.ACTIVE
 
     def __repr__(self) -> str:
         return f"Player({self.email!r}, {self.role}, {self.power})"
@@ -290,7 +322,7 @@ def all_games(session: Session) -> list[Game]:
 def members(game: Game, *, roles: tuple[str, ...] = (PLAYER, OBSERVER, MASTER)) -> list[Player]:
     """Everyone who reads the game's mail (still in it, or eliminated) with one of ``roles``,
     in sign-on order."""
-    return [p for p in game.players if p.role in roles and p.status in ("active", ELIMINATED)]
+    return [p for p in game.players if p.role in roles and p.status in (PlayerStatus.ACTIVE, ELIMINATED)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from ..engine.phase import ADJUSTMENT, Phase
 from ..game.view import entries_from_json
 from ..maps import load_board
 from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
-from ..store.mail import OutboxMessage
+from ..store.mail import OutboxMessage, OutboxStatus
 
 ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
@@ -92,7 +92,7 @@ def find_public_game(session: Session, name: str) -> Game | None:
 
 def _sent_results(session: Session, game: Game) -> set[str]:
     stmt = select(OutboxMessage.phase).where(
-        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent",
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == OutboxStatus.SENT,
         OutboxMessage.withdrawn_at.is_(None))
     return {p for p in session.scalars(stmt) if p}
 
@@ -101,7 +101,7 @@ def withdrawn_results(session: Session, game: Game) -> list[Withdrawn]:
     """The mailed results that a rollback withdrew, oldest first."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.archived.is_(True),
-        OutboxMessage.status == "sent", OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
+        OutboxMessage.status == OutboxStatus.SENT, OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
     cal = calendar_of(game_board(game))
     return [Withdrawn(row.phase or "", cal.long_name(Phase.parse(row.phase)) if row.phase else "", row.created_at,
                       row.withdrawn_at, row.body)
@@ -133,7 +133,7 @@ def public_press(session: Session, game: Game, phase: str) -> list[tuple[datetim
     """Broadcast press of ``phase`` that went out, once each, oldest first, addresses hidden."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "press", OutboxMessage.phase == phase,
-        OutboxMessage.status == "sent").order_by(OutboxMessage.id)
+        OutboxMessage.status == OutboxStatus.SENT).order_by(OutboxMessage.id)
     seen: set[tuple[str, str]] = set()
     out = []
     for row in session.scalars(stmt):
