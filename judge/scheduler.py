@@ -79,13 +79,15 @@ class DeadlineScheduler:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        """Sweep the queue, start the job, and run what is due."""
+        """Start the jobs: a sweep at once (then a run of what is due) and every
+        ``scheduler_sync_seconds``."""
         self._loop = asyncio.get_running_loop()
         self.scheduler.start()
         self.scheduler.add_job(self._sweep, "interval", seconds=self.config.scheduler_sync_seconds,
                                id="sweep-due", replace_existing=True)
         clock.on_change(self._clock_moved)
-        await self._sweep_now()
+        # The first sweep runs at once but is not waited for: the judge is ready sooner.
+        self.scheduler.add_job(self._sweep, "date", run_date=datetime.now(UTC), id="sweep-first")
 
     async def stop(self, timeout: float = 10) -> None:
         """Stop scheduling and wait (up to ``timeout``) for the games being processed to commit."""
@@ -123,13 +125,10 @@ class DeadlineScheduler:
             task.add_done_callback(self._tasks.discard)
 
     async def _sweep(self) -> None:
-        """The periodic sweep (a job of its own: stop waits for it)."""
+        """The sweep (a job: stop waits for it); then a run of what is due."""
         if self._stopping:
             return
         self._track()
-        await self._sweep_now()
-
-    async def _sweep_now(self) -> None:
         try:
             wrong = await asyncio.to_thread(self._in_transaction, self.queue.sweep)
             if wrong:
