@@ -58,6 +58,14 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     os._exit(0)
 
 
+def cmd_bot(args: argparse.Namespace) -> int:
+    from .botline import run
+
+    for line in run(sys.stdin):
+        print(line, flush=True)
+    return 0
+
+
 def cmd_map(args: argparse.Namespace) -> int:
     """``judge map check [NAME...]`` or ``judge map <game> [<phase>]``."""
     if args.args and args.args[0] == "check":
@@ -104,7 +112,7 @@ def _draw_phase(args: argparse.Namespace) -> int:
     from .render.pictures import phase_picture
     from .store.base import make_engine, make_sessionmaker
     from .store.games import find_game
-    from .web.archive import calendar_of, phase_detail
+    from .web.archive import phase_detail
 
     try:
         config = load_config(args.config, check_clocks=default_clocks)
@@ -126,8 +134,7 @@ def _draw_phase(args: argparse.Namespace) -> int:
         if detail is None:
             print(f"judge map: game {game.name} has no phase {code or '(not started)'} to draw", file=sys.stderr)
             return 1
-        picture = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
-                                calendar=calendar_of(detail.board))
+        picture = phase_picture(detail.board, detail.position, detail.adjudication, game=game.name)
     svg = args.format == "svg" or (args.format is None and (args.output or "").endswith(".svg"))
     data = picture.svg.encode("utf-8") if svg else picture.png
     out = args.output or f"{game.name}-{code}.{'svg' if svg else 'png'}"
@@ -207,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_datc)
     p = sub.add_parser("adjudicate", help="adjudicate phases given as JSON Lines on standard input")
     p.set_defaults(func=cmd_adjudicate)
+    p = sub.add_parser("bot", help="the judge's bot: orders for powers in phases given as JSON Lines on standard input")
+    p.set_defaults(func=cmd_bot)
     p = sub.add_parser("map", help="draw a phase of a game (judge map <game> [<phase>]), or check the "
                                    "bundled maps and their art (judge map check [NAME...])")
     p.add_argument("args", nargs="*", metavar="GAME [PHASE] | check [NAME...]",

@@ -45,7 +45,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .commands import handle_mail
+from .commands import answer_failure, handle_mail
 from .config import Config
 from .game.pictures import PictureStage
 from .logs import setup_logging
@@ -70,7 +70,8 @@ class GameWork:
         self.on_mail_queued = on_mail_queued
         self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
         self.scheduler = DeadlineScheduler(factory, config, queue, on_processed=self._queued)
-        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed)
+        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed,
+                                        on_failure=answer_failure)
         self._tasks: list[asyncio.Task[None]] = []
 
     def _queued(self) -> None:

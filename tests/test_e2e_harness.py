@@ -26,6 +26,7 @@ from sqlalchemy import func, select
 
 from judge import clock
 from judge.config import Config
+from judge.mail.inbox import MailHandler
 from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
@@ -68,7 +69,8 @@ class Mail:
 class LiveJudge:
     """A running JudgeServer in a thread of its own."""
 
-    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, **settings: object) -> None:
+    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, *, handler: MailHandler | None = None,
+                 **settings: object) -> None:
         migrate(url)
         self.url = url
         self.relay = relay
@@ -80,7 +82,7 @@ class LiveJudge:
         )
         if settings:
             self.config = replace(self.config, **settings)
-        self.server = JudgeServer(self.config)
+        self.server = JudgeServer(self.config) if handler is None else JudgeServer(self.config, handler=handler)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()

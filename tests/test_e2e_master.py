@@ -109,7 +109,7 @@ def test_become_promote_and_two_masters(live: LiveJudge) -> None:
 
 
 def test_force_begin_takeover_unstart_and_autostart(live: LiveJudge) -> None:
-    live.reply(GM, "create ?early gmpw standard\nset gunboat", expect=2)
+    live.reply(GM, "create ?early gmpw standard\nset gunboat")
     for i, letter in enumerate("FGR"):
         live.reply(f"p{i}@players.test", f"signon ?early pw\nset preference {letter}")
     mails = live.mail(GM, "signon Mearly gmpw\nforce begin", expect=1 + 4)

@@ -166,7 +166,9 @@ def test_become_acts_as_the_power_and_copies_its_player(judge: Judge) -> None:
     copy = next(r for r in rows if r.kind == "private")
     assert copy.to_addr == "p2@example.org"
     assert copy.body.split("\n\n")[1].startswith("The master of game 'dt' (gm@example.org) used BECOME France")
-    assert "> set dias" not in copy.body and "Game 'dt' was already set so" in copy.body, "the master's commands too"
+    assert "Army Paris -> Burgundy." in copy.body and "who cannot use PROCESS" in copy.body
+    assert "Game 'dt' was already set so" not in copy.body, "the master's own commands are the master's"
+    assert "2 errors found in your mail" in copy.body, "the errors of the commands given as France"
     game = judge.game("dt")
     france = next(p for p in game.players if p.power == "France")
     assert france.wait and game.phase == "S1901M"

@@ -24,11 +24,13 @@ ALLOWED = {
     "judge.store": {"judge.engine", "judge.resources", "judge.clock"},
     "judge.render": {"judge.engine", "judge.resources", "judge.maps"},
     "judge.mail": {"judge.store", "judge.config", "judge.worker", "judge.clock"},
+    "judge.bots": {"judge.engine"},
     "judge.game": {"judge.store", "judge.engine", "judge.render", "judge.config", "judge.maps", "judge.worker",
-                   "judge.clock"},
+                   "judge.bots", "judge.clock"},
     "judge.commands": {"judge.game", "judge.render", "judge.engine", "judge.store", "judge.config",
                        "judge.mail.reader", "judge.maps"},
-    "judge.web": {"judge.render", "judge.store", "judge.engine", "judge.game.view", "judge.maps", "judge.config"},
+    "judge.web": {"judge.render", "judge.store", "judge.engine", "judge.game.view", "judge.game.disclosure",
+                  "judge.maps", "judge.config"},
 }
 
 

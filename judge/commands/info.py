@@ -1,19 +1,20 @@
 """The asking commands anyone may send: HELP, GET, VERSION, LIST, LIST FULL, LIST game,
 SUMMARY, WHOGAME and HISTORY (njudge ``data/index``, ``data/history``).
 
-In a gunboat game only its master (signed on to it) sees the players' addresses."""
+What a reader sees of a game is :mod:`judge.game.disclosure`'s rule: the reader is the sender
+as signed on to that game (else someone outside it); in a gunboat game that is not over only
+its master sees the players' addresses, and only the master sees every power's orders."""
 
 from __future__ import annotations
 
 from .. import render
-from ..game import history, listing
+from ..game import disclosure, history, listing
 from ..game import summary as game_summary
 from ..game.deadlines import zone
 from ..game.ending import ending_text
-from ..game.gunboat import reveals
 from ..game.mails import Mail
 from ..game.view import GameView
-from ..store.games import MASTER, Player
+from ..store.games import Player
 from .outcome import Call, Outcome, said
 
 
@@ -49,7 +50,7 @@ def list_games(call: Call) -> Outcome:
     if isinstance(found, Outcome):
         return found
     reader = _reader(call, found)
-    master = reader is not None and reader.role == MASTER
+    master = disclosure.sees_every_order(found.game, reader)
     text = render.game_list_text(call.context(found), listing.listing(found, for_master=master, reader=reader))
     return Outcome(reply=(text,), about=_about(call, found))
 
@@ -59,7 +60,7 @@ def summary(call: Call) -> Outcome:
     found = call.game_or_signed_on(call.cmd.args)
     if isinstance(found, Outcome):
         return found
-    data = game_summary.summary(call.session, found, reveal=reveals(found, _reader(call, found)),
+    data = game_summary.summary(call.session, found, reveal=disclosure.sees_addresses(found.game, _reader(call, found)),
                                 ended=ending_text(found))
     return Outcome(reply=(render.summary_text(call.context(found), data),), about=_about(call, found))
 

@@ -13,7 +13,12 @@ followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
-whole mail go to everyone in one notice. Exactly one reply goes back to the sender. In a
+whole mail go to everyone in one notice, and each reader gets every notice of the mail in
+one mail (none after a CREATE: the creator alone reads them, in the reply). Exactly one reply
+goes back to the sender; a copy of it (BECOME's, to the power's player) holds only the
+sections written for a reader the copy's reader may stand in for
+(:func:`judge.game.disclosure.may_share`: not the master's view of every power's orders,
+written before BECOME). In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
@@ -35,13 +40,14 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
-from ..game import joining, notices, processing
+from ..engine import Phase
+from ..game import disclosure, joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import GameView, forget_views, keep_views
+from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
-from ..store.games import ACTIVE, MASTER, OBSERVER
+from ..store.games import ACTIVE, MASTER, OBSERVER, Player
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
@@ -84,38 +90,65 @@ def refusal(row: Row, identity: Identity | None, cmd: Command) -> str | None:
 class _Reply:
     """The reply and the mails gathered while a mail's commands run. The reply keeps its
     sections while they fit in ``limit`` bytes; the ones after are counted, not kept (a mail
-    of 10,000 GET lines must not build a reply of megabytes)."""
+    of 10,000 GET lines must not build a reply of megabytes). Each section is kept with the
+    reader it was written for (the sender as they were then: None before a sign-on), and
+    the errors with theirs, so that a copy to another reader holds only what that reader
+    may read."""
 
     def __init__(self, limit: int) -> None:
         self.sections: list[str] = []
+        self.writers: list[Player | None] = []
+        self.error_writers: list[tuple[int, Player | None]] = []
         self.size = 0
         self.limit = limit
         self.left_out = 0
         self.errors = 0
+        self.kept = 0
+        self.acted = False
         self.mails: list[Mail] = []
+        self.notices: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
+        self.created = False
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
         self.copies: list[Copy] = []
 
-    def add(self, out: Outcome) -> None:
+    def add(self, out: Outcome, written_for: Player | None = None) -> None:
         for section in out.reply:
-            size = len(section.encode("utf-8")) + 2
-            if self.left_out or self.size + size > self.limit:
-                self.left_out += 1
-                continue
-            self.sections.append(section)
-            self.size += size
+            self.note(section, written_for)
         self.errors += out.errors
+        if out.errors:
+            self.error_writers.append((out.errors, written_for))
+        self.kept += out.errors if out.errors_kept else 0
         self.files.extend(out.files)
         self.mails.extend(out.mails)
+        self.notices.extend(out.notices)
         self.settings.extend(out.settings)
         self.deadline_moved = self.deadline_moved or out.deadline_moved
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
         self.about = self.about or out.about
         self.copies.extend(out.copies)
+
+    def note(self, section: str, written_for: Player | None) -> None:
+        """Add one section written for ``written_for``, if it fits."""
+        size = len(section.encode("utf-8")) + 2
+        if self.left_out or self.size + size > self.limit:
+            self.left_out += 1
+            return
+        self.sections.append(section)
+        self.writers.append(written_for)
+        self.size += size
+
+    def shared(self, view: GameView | None, reader: Player) -> tuple[list[str], int]:
+        """The sections and the error count of the reply that ``reader`` may read."""
+        if view is None:
+            return list(self.sections), self.errors
+        game = view.game
+        sections = [s for s, w in zip(self.sections, self.writers, strict=True)
+                    if disclosure.may_share(game, w, reader)]
+        return sections, sum(n for n, w in self.error_writers if disclosure.may_share(game, w, reader))
 
 
 def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
@@ -124,21 +157,27 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
+    if mail.received_at is not None:
+        session.info[AS_OF] = mail.received_at
     commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
     reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
     by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on)
     if by_reply is not None:
-        reply.add(by_reply.outcome)
+        reply.add(by_reply.outcome, by_reply.identity.me if by_reply.identity is not None else None)
         if by_reply.identity is not None:
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
+    if identity is not None and _late(mail, identity):
+        _answer_late(session, config, mail, identity.view)
+        return
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
         refused = refusal(row, identity, cmd)
+        writer = identity.me if identity is not None else None
         if refused is not None:
-            reply.add(Outcome(reply=(refused,), errors=1))
+            reply.add(Outcome(reply=(refused,), errors=1), writer)
             continue
         call = Call(session, config, now, sender, cmd, identity)
         try:
@@ -151,6 +190,10 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
             return
+        if out.signed_on is not None and _late(mail, out.signed_on):
+            savepoint.rollback()
+            _answer_late(session, config, mail, out.signed_on.view)
+            return
         if out.signed_on is not None:
             verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
             if verdict != ratelimit.ALLOW:
@@ -158,13 +201,19 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 forget_views(session)
                 _game_over_limit(session, config, mail, out.signed_on.view.name, now)
                 return
-        reply.add(out)
+        reply.add(out, writer if writer is not None or out.signed_on is None else out.signed_on.me)
+        reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
+            reply.created = reply.created or cmd.verb == "CREATE"
     savepoint.commit()
     view = identity.view if identity is not None else None
+    if view is not None and mail.received_at is not None:
+        view.mark_changed(mail.received_at)
     if view is not None:
         _after(config, view, identity, reply, now)
+    else:
+        reply.mails.extend(reply.notices)
     if not commands:
         reply.add(Outcome(reply=(render.error_text(render.refusal("no_commands")),),
                           errors=1))
@@ -172,23 +221,44 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if unread is not None:
         sections.append(render.section("player/unread", limit=config.commands_per_mail, line=unread))
         reply.errors += 1
+        reply.error_writers.append((1, None))
     if reply.left_out:
         sections.append(render.section("player/reply_cut", limit=config.reply_max_bytes, left_out=reply.left_out))
     about = view or reply.about
     reader = (identity.became or identity.me) if identity is not None else None
     ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", sections, reply.errors)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted,
+                                 refused=reply.errors - reply.kept)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
-    queue(session, _copies(ctx, reply, sections, about))
+    queue(session, _copies(config, ctx, reply, sections[len(reply.sections):], about))
     keep_views(session)
 
 
-def _copies(ctx: Context, reply: _Reply, sections: list[str], about: GameView | None) -> list[Mail]:
-    """The copies of the reply the mail's commands asked for (BECOME: to the power's player)."""
-    return [Mail.of(copy.address, render.reply_mail(ctx, "", [copy.note, *sections], reply.errors),
-                    "private", about) for copy in reply.copies]
+def _copies(config: Config, ctx: Context, reply: _Reply, notes: list[str], about: GameView | None) -> list[Mail]:
+    """The copies of the reply the mail's commands asked for (BECOME: to the power's player),
+    each with the sections its reader may read (and the notes at the reply's end), in its
+    reader's zone."""
+    out = []
+    for copy in reply.copies:
+        sections, errors = reply.shared(about, copy.reader)
+        own = context(config, about, copy.reader) if about is not None else ctx
+        text = render.reply_mail(own, "", [copy.note, *sections, *notes], errors, acted=reply.acted,
+                                 refused=max(errors - reply.kept, 0))
+        out.append(Mail.of(copy.address, text, "private", about))
+    return out
+
+
+def acted_on(row: Row, cmd: Command, out: Outcome) -> bool:
+    """Whether the judge did something of ``cmd``: some of its lines were taken (an order
+    line each; any other command is one), or, for a sign-on, it changed something (a place
+    taken; orders for a later phase are kept with their errors). The reply's error count
+    says "not acted on" only when no command was."""
+    lines = len(cmd.body) if cmd.verb == ORDERS else 1
+    if row.signs_on:
+        return out.changed
+    return out.errors_kept or out.errors < lines
 
 
 def reply_address(mail: IncomingMail) -> str:
@@ -199,11 +269,15 @@ def reply_address(mail: IncomingMail) -> str:
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
-    """What the mail's commands set going in the sender's game: the start, processing, the
-    settings notice."""
+    """What the mail's commands set going in the sender's game: the settings notice, then
+    every notice of the mail gathered into one mail per reader (:func:`.notices.one_per_reader`),
+    the start, processing."""
     game = view.game
+    told = list(reply.notices)
     if reply.settings or reply.deadline_moved:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+        told.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+    if not reply.created:  # else its creator is the game's only reader, and the reply says it all
+        reply.mails.extend(notices.one_per_reader(view, config, told))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
@@ -212,10 +286,12 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
     processed = processing.when_ready(view, config, now)
     if processed:
         reply.mails.extend(processed)
-        reply.sections.append(processed_text(config, view, done, identity.me if identity is not None else None))
+        me = identity.me if identity is not None else None
+        reply.sections.append(processed_text(config, view, done, me))
+        reply.writers.append(me)
 
 
-_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
+_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|practice|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def masked(text: str) -> str:
@@ -265,6 +341,34 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
         section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
     else:
         section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
+    rendered = render.reply_mail(judge_context(config), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def _late(mail: IncomingMail, identity: Identity) -> bool:
+    """Whether the game ``mail`` signed on to changed after the mail arrived (a later mail
+    was read for it, or its phase turned: the mail waited on a lock, or is read again)."""
+    return mail.received_at is not None and identity.view.changed_since(mail.received_at)
+
+
+def _answer_late(session: Session, config: Config, mail: IncomingMail, view: GameView) -> None:
+    """The reply to a mail read after its game changed: none of it is applied to a game it
+    was not written for (the caller has undone what it did), and the sender is asked to send
+    it again."""
+    log.info("mail %s from %s: game %s changed since it arrived at %s; not acted on", mail.message_id,
+             mail.sender, view.name, mail.received_at)
+    session.refresh(view.game)
+    forget_views(session)
+    phase = view.board.rules.calendar.long_name(Phase.parse(view.game.phase)) if view.game.phase else ""
+    section = render.section("player/game_changed", game=view.name, phase=phase)
+    rendered = render.reply_mail(context(config, view, None), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def answer_failure(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    """The reply to a mail the judge failed on (the inbox's ``on_failure``: the handler
+    raised, and everything it did was undone): none of it was acted on."""
+    section = render.section("player/not_acted_on", keeper=config.keeper)
     rendered = render.reply_mail(judge_context(config), "", [section], 1)
     queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 

@@ -34,7 +34,7 @@ def process(call: Call) -> Outcome:
         if wanted != game.phase:
             return call.error(render.refusal("process_other_phase", phase=game.phase, asked=" ".join(cmd.args)))
     done = game.phase or ""
-    mails = processing.advance(view, call.config, call.now)
+    mails = processing.advance(view, call.config, call.now, forced=True)
     return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
 
 
@@ -56,7 +56,7 @@ def _state(call: Call, change: str) -> Outcome:
         mails = status.resume(view, call.config, call.now)
     else:
         mails = status.terminate(view, call.config)
-    return said(render.section("master/state_changed", game=view.name, change=change), changed=True, mails=mails)
+    return said(render.section("master/state_changed", game=view.name, change=change), changed=True, notices=mails)
 
 
 def pause(call: Call) -> Outcome:
@@ -80,7 +80,7 @@ def eject(call: Call) -> Outcome:
         return call.error(render.refusal("eject_nobody", target=target, game=view.name))
     mails = status.eject(view, call.config, found)
     texts = [render.section("master/ejected", game=view.name, address=p.email, power=p.power) for p in found]
-    return said("\n".join(texts), changed=True, mails=mails)
+    return said("\n".join(texts), changed=True, notices=mails)
 
 
 def set_option(call: Call) -> Outcome:
@@ -113,13 +113,13 @@ def rollback(call: Call) -> Outcome:
     view = call.view
     done = rollbacks.rollback(view, call.config, rollbacks.target(view, call.cmd.text), call.now)
     return said(_done(call, "rolled_back", seq=done.record.seq, phase=done.record.phase, withdrawn=done.withdrawn,
-                      resumed=done.resumed), mails=done.mails)
+                      resumed=done.resumed), notices=done.mails)
 
 
 def unstart(call: Call) -> Outcome:
     """``UNSTART``: a started game with no turn processed back to forming."""
     mails = starting.unstart(call.view, call.config, call.now)
-    return said(_done(call, "unstarted"), changed=True, mails=mails)
+    return said(_done(call, "unstarted"), changed=True, notices=mails)
 
 
 def force_begin(call: Call) -> Outcome:
@@ -139,7 +139,7 @@ def promote(call: Call) -> Outcome:
     ctx = context(call.config, view)
     mail = render.promoted_mail(ctx, promoted.email, call.sender)
     to = tuple(dict.fromkeys((promoted.email, *masters(view))))
-    return said(_done(call, "promoted", address=promoted.email), mails=(Mail.of(to, mail, "private", view),))
+    return said(_done(call, "promoted", address=promoted.email), notices=(Mail.of(to, mail, "private", view),))
 
 
 def become(call: Call) -> Outcome:
@@ -158,7 +158,7 @@ def become(call: Call) -> Outcome:
         return call.error(render.refusal("become_unplayed", power=power.name, game=view.name))
     note = render.section("player/become_copy", game=view.name, power=power.name, master=call.sender)
     return Outcome(reply=(_done(call, "became", power=power.name),), signed_on=Identity(view, player, call.me),
-                   copies=(Copy(player.email, note),))
+                   copies=(Copy(player.email, note, player),))
 
 
 def _done(call: Call, what: str, **values: object) -> str:

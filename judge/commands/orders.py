@@ -79,7 +79,7 @@ def _later(call: Call, lines: list[str]) -> Outcome:
     sections = [render.order_lines_text([(r.text, r.errors, r.warnings) for r in results]),
                 render.section("player/future_kept", title=kept.title, phase=kept.phase, lines=len(kept.lines),
                                wait=kept.wait)]
-    return Outcome(reply=tuple(sections), errors=errors)
+    return Outcome(reply=tuple(sections), errors=errors, errors_kept=True)
 
 
 def phase(call: Call) -> Outcome:

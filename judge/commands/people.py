@@ -5,13 +5,16 @@ Both show an address's record (:mod:`judge.game.records`: phases on time, late a
 games started, taken over, finished, abandoned and resigned, the dedication and the ratios)
 and the games it has a place in, with the place's role and state. ``GET DEDICATION`` is the
 sender's own. Addresses are matched whole (njudge's prefix search would list every address
-on the judge).
+on the judge). A place is listed only if the sender may know who holds it
+(:func:`judge.game.disclosure.sees_identities`): a place in a gunboat game that is not over
+only to that game's master, signed on (a ``From`` header proves nothing, so not even to the
+address itself).
 """
 
 from __future__ import annotations
 
 from .. import render
-from ..game import records
+from ..game import disclosure, records
 from ..store.games import MASTER, OBSERVER, Player, players_with_address
 from .outcome import Call, Outcome, said
 
@@ -35,8 +38,15 @@ def get_dedication(call: Call) -> Outcome:
 def _record_text(call: Call, address: str) -> str:
     places = players_with_address(call.session, address)
     record = records.of_places(address, places)
-    return render.section("player/whois", address=address, record=record, places=[_place(p) for p in places],
+    shown = [p for p in places if disclosure.sees_identities(p.game, _reader(call, p))]
+    return render.section("player/whois", address=address, record=record, places=[_place(p) for p in shown],
                           ontime=_ratio(record.on_time_ratio), cd=_ratio(record.cd_ratio))
+
+
+def _reader(call: Call, place: Player) -> Player | None:
+    """The sender as a member of ``place``'s game: signed on to it, else None."""
+    identity = call.identity
+    return identity.me if identity is not None and identity.view.game is place.game else None
 
 
 def _place(p: Player) -> tuple[str, str, str, str]:

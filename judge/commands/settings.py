@@ -76,13 +76,14 @@ def set_absence(call: Call) -> Outcome:
     if not me.active:
         return call.error(render.refusal("absence_not_member"))
     period = absences.read_period(call.cmd.text, call.now, call.zone())
-    refused = absences.too_long(view, me, period)
+    by_master = call.identity is not None and call.identity.became is not None
+    refused = absences.too_long(view, me, period, by_master=by_master)
     if refused is not None:
         mails = _to_masters(call, lambda ctx: render.absence_mail(ctx, _who(me), me.email, period.starts,
                                                                   period.ends, cancelled=False, refused=refused))
         return Outcome(reply=(render.error_text(render.refusal("absence_refused_master_told", why=refused),
                                                 call.cmd.line),), errors=1, mails=tuple(mails))
-    absence = absences.declare(view, me, period, call.now)
+    absence = absences.declare(view, me, period, call.now, by_master=by_master)
     return _absence_told(call, me, absence.starts, absence.ends, cancelled=False)
 
 

@@ -15,7 +15,7 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import absences, joining, listing, status, takeover
+from ..game import absences, disclosure, joining, listing, status, takeover
 from ..game.assign import read_preferences
 from ..game.joining import WrongPassword
 from ..game.mails import context
@@ -65,7 +65,7 @@ def signon(call: Call) -> Outcome:
     role = "Master" if letter == "M" else me.power or "Player"
     ctx = context(call.config, view, me)
     sections = [render.signon_text(ctx, role)]
-    if letter == "M" and view.game.status in (ACTIVE, PAUSED):
+    if disclosure.sees_every_order(view.game, me) and view.game.status in (ACTIVE, PAUSED):
         sections.append(render.power_orders_text(ctx, view.phase, listing.power_orders(view)))
     sections.extend(absence_lines(call, view, me))
     return Outcome(reply=tuple(sections), signed_on=Identity(view, me))

@@ -198,6 +198,19 @@ def fit_deadline(clock: Clock, when: datetime, tz: tzinfo) -> datetime:
     return _fit(clock.days, local, at).astimezone(UTC)
 
 
+def fit_within(clock: Clock, deadline: datetime, days: int, tz: tzinfo) -> datetime:
+    """The latest moment at most ``days`` days (in ``tz``'s wall-clock time) after
+    ``deadline`` (one the clock allows) that the clock allows too: the same time of day on
+    the last allowed day; in UTC."""
+    local = deadline.astimezone(tz)
+    for back in range(min(days, 7) + 1):
+        day = (local + timedelta(days=days - back)).date()
+        candidate = datetime.combine(day, local.timetz().replace(tzinfo=None), tz)
+        if _allowed(clock.days, candidate):
+            return candidate.astimezone(UTC)
+    return deadline
+
+
 def grace_after(clock: Clock, deadline: datetime, tz: tzinfo) -> datetime:
     """The end of grace for ``deadline``: ``grace`` hours later, moved to a day ``days``
     allows (njudge, without StrictGrace), in UTC."""

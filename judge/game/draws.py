@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from .. import render
 from ..config import Config
+from ..engine import centre_counts
 from ..store.games import PLAYER, Player
 from . import ending
 from .errors import GameError
@@ -130,7 +131,7 @@ def vote_no_draw(view: GameView, config: Config, me: Player) -> Voted:
 
 def largest(view: GameView) -> list[str]:
     """The surviving powers no power has more supply centres than."""
-    counts = view.position.centre_counts()
+    counts = centre_counts(view.board, view.position.owners)
     alive = alive_powers(view)
     top = max((counts.get(p, 0) for p in alive), default=0)
     return [p for p in alive if counts.get(p, 0) == top]

@@ -6,10 +6,10 @@ master's TERMINATE (njudge ``data/draws``, ``data/master``).
 ended and its summary (:mod:`.summary`: supply centres by year, who played each power and
 when, the deadlines each player missed). The final mail is kind ``ending``, public and kept
 in the archive (HISTORY shows it, also in its EXCLSTART form, as njudge keeps its draw
-notices). It is rendered once per zone of its readers; in a gunboat game the players' and
-observers' copy hides the addresses (that copy is the archive's) and the masters get theirs
-with the addresses. Then the players' diaries (:mod:`.diary`), if any kept one, go to
-everyone too, under their powers' names.
+notices). It is rendered once per zone of its readers. The game is over when it is
+rendered, so a gunboat game's players are revealed in it, to everyone (njudge's default
+``REVEAL``; :mod:`.disclosure`). Then the players' diaries (:mod:`.diary`), if any kept one,
+go to everyone too, under their powers' names.
 """
 
 from __future__ import annotations

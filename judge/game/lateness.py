@@ -23,6 +23,10 @@ who is late (njudge ``data/deadlines``).
   ends. Then an NMR game is processed with whatever orders are in (civil-disorder defaults)
   and each late player has missed the phase; in a NoNMR game each late player's power is
   abandoned (:func:`abandon_late`) and offered for takeover.
+- A master's ``PROCESS`` ends the phase now (:func:`end_now`): its deadline, grace and
+  earliest processing become the moment it was processed, so the next phase takes its own
+  clock (njudge's floor of the previous deadline keeps a deadline the master extended; a
+  master who processes has moved it to now, as a rollback's restarted clock is).
 - Moving the deadline later moves the end of grace to the new deadline plus the grace hours
   when that is later (njudge: "the grace period will automatically be extended"); moving it
   earlier leaves grace where it was. Either way the lateness notices start again.
@@ -35,7 +39,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, tzinfo
 
 from ..store.games import ABANDONED, PLAYER, Game, Player
-from . import absences, orders
+from . import absences, botseats, orders
 from .clocks import deadline_after, grace_after
 from .view import GameView
 
@@ -105,6 +109,15 @@ def move_deadline(view: GameView, deadline: datetime, tz: tzinfo) -> None:
         game.grace = extended
 
 
+def end_now(game: Game, now: datetime) -> None:
+    """A master processes the phase at ``now``: its deadline, grace and earliest processing,
+    where later, become ``now``, so that none of them is a floor for the next phase's."""
+    for field in ("deadline", "grace", "start_at"):
+        value = getattr(game, field)
+        if value is not None and value > now:
+            setattr(game, field, now)
+
+
 def set_start(view: GameView, when: datetime, tz: tzinfo) -> bool:
     """``SET START``: no processing before ``when``; a running phase whose deadline is
     earlier gets ``when`` as its deadline (njudge). True if the deadline moved."""
@@ -145,8 +158,11 @@ def open_powers(view: GameView) -> list[str]:
 
 
 def waited_for(view: GameView) -> list[str]:
-    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game."""
-    return [] if view.game.nmr else open_powers(view)
+    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game;
+    never one the bot plays (:mod:`.botseats`)."""
+    if view.game.nmr:
+        return []
+    return [p for p in open_powers(view) if not botseats.plays(view, p)]
 
 
 def past_deadline(game: Game, now: datetime) -> bool:

@@ -6,7 +6,7 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses (:mod:`.gunboat`).
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..engine import Position
+from ..bots import BOT_NAME
+from ..engine import Position, tally
 from ..store.games import (
     ACTIVE,
     FINISHED,
@@ -28,11 +29,11 @@ from ..store.games import (
     Player,
     all_games,
 )
-from . import lateness, orders, records
+from . import botseats, lateness, orders, records
 from .clocks import KIND_WORDS, clocks_of
+from .disclosure import Reader, address_for
 from .ending import ending_text
-from .gunboat import address_for, roster_for
-from .mails import role_of
+from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
 from .takeover import abandoned
 from .view import GameView, view_of
@@ -84,6 +85,8 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     if position is not None and not over:
         late = {p.power for p in lateness.late_players(view)}
         for power in orders.required(view.board, position):
+            if botseats.plays(view, power):
+                continue
             if power in late or not lateness.submitted(view, power):
                 status_of[power] = "move"
                 waiting.append(power)
@@ -91,8 +94,9 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     rows = [(role, status_of.get(role, ""), email) for role, email in roster_for(view, reader)]
     vacant = openings(view)
     for power in vacant:
-        rows.insert(_row_at(view, rows, power), (power, "open", f"(abandoned: SIGNON {view.map.power(power).letter}"
-                                                                 f"{game.name} password takes it over)"))
+        taking = f"SIGNON {view.map.power(power).letter}{game.name} password takes it over"
+        rows.insert(_row_at(view, rows, power), (power, "bot", f"(played by {BOT_NAME}: {taking})") if botseats.plays(view, power)
+                    else (power, "open", f"(abandoned: {taking})"))
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
         ("Press", describe(rules_of(game))),
@@ -100,6 +104,8 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
         ("Flags", _flags(view)),
         ("Status", game.status.capitalize()),
         ("Lateness", _lateness(game)),
+        ("Civil Disorder", f"played by {BOT_NAME}" if game.cd_mode == botseats.BOT else "units hold"),
+        *([("Bot Seats", ", ".join(game.bot_powers))] if game.bot_powers else []),
         ("Joining", _joining(game)),
         ("Winning Centers", str(view.map.victory)),
     ]
@@ -111,6 +117,7 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
         at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
         earliest=game.start_at if game.start_at is not None and not over else None,
         clocks=[f"{KIND_WORDS[k]:<7} {c.describe()}" for k, c in clocks_of(game.clocks).items()],
+        tally=tally(view.board, position) if position is not None else (),
     )
 
 
@@ -128,7 +135,7 @@ def _flags(view: GameView) -> str:
     return ", ".join(f for f in flags if f)
 
 
-def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> list[render.Member]:
+def who_game(view: GameView, reader: Reader, *, full: bool = False) -> list[render.Member]:
     """WHOGAME: the masters and the players of the game (with ``full``, the observers too),
     with when they joined and the deadlines each player missed; addresses as ``reader`` may
     see them."""
@@ -138,7 +145,7 @@ def who_game(view: GameView, reader: Player | None, *, full: bool = False) -> li
             return (0, p.id)
         return (1, view.power_rank(p.power)) if p.role == PLAYER else (2, p.id)
 
-    return [render.Member(role_of(p), address_for(view, p.email, reader), p.joined_at,
+    return [render.Member(role_of(p), address_for(view.game, p.email, reader), p.joined_at,
                           p.nmr_count if p.role == PLAYER else None)
             for p in sorted(view.members(), key=key) if full or p.role != OBSERVER]
 

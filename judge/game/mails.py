@@ -24,7 +24,7 @@ from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player
 from ..store.mail import File, bare_address, queue_mail
-from . import tokens
+from . import disclosure, tokens
 from .view import GameView, game_row
 from .zones import game_zone, reader_zone, zone_name
 
@@ -107,19 +107,12 @@ def context(config: Config, view: GameView, reader: Player | None = None, *, tz:
     )
 
 
-def sees_addresses(view: GameView, reader: Player | None) -> bool:
-    """Whether ``reader`` (None: someone outside the game) may see the players' addresses:
-    always, but in a gunboat game, where only its masters do (njudge: players' identities
-    are hidden from each other)."""
-    return not view.game.gunboat or (reader is not None and reader.role == MASTER and reader.active)
-
-
 def per_zone(view: GameView, config: Config, people: Iterable[Player], build: Build,
              kind: str, phase: str | None = None, *, home: Rendered | None = None,
              masked: Build | None = None, files: Sequence[File] = (), archive: bool = True) -> list[Mail]:
-    """One mail to ``people`` for each zone they read in (and, in a gunboat game, for whether
-    they may see the players' addresses), rendered by ``build`` with a context in that zone,
-    or by ``masked`` for those who may not (default: ``build``). The copy in the game's zone
+    """One mail to ``people`` for each zone they read in (and for whether they may see the
+    players' addresses, :func:`.disclosure.sees_addresses`), rendered by ``build`` with a
+    context in that zone, or by ``masked`` for those who may not (default: ``build``). The copy in the game's zone
     that a player would read comes first: it is the archive's copy. ``home`` is the mail
     already rendered in the game's zone (for those who see addresses), if the caller has it;
     ``archive`` False keeps every copy out of the archive (another call made its copy)."""
@@ -131,9 +124,9 @@ def per_zone(view: GameView, config: Config, people: Iterable[Player], build: Bu
             continue
         seen.add(p.email)
         tz = reader_zone(p, view.game, config)
-        sees = sees_addresses(view, p) or masked is None
+        sees = disclosure.sees_addresses(view.game, p) or masked is None
         groups.setdefault((zone_name(tz), sees), (tz, []))[1].append(p.email)
-    hide_first = view.game.gunboat and masked is not None
+    hide_first = disclosure.identities_secret(view.game) and masked is not None
     order = sorted(groups, key=lambda key: (key[0] != home_zone, key[1] == hide_first))
 
     def text(key: tuple[str, bool]) -> Rendered:
@@ -171,6 +164,11 @@ def roster(view: GameView) -> list[tuple[str, str]]:
         return (1, view.power_rank(p.power))
 
     return [(role_of(p), p.email) for p in sorted(view.members(), key=key)]
+
+
+def roster_for(view: GameView, reader: disclosure.Reader) -> list[tuple[str, str]]:
+    """The roster as ``reader`` may see it (:func:`.disclosure.address_for`)."""
+    return [(role, disclosure.address_for(view.game, address, reader)) for role, address in roster(view)]
 
 
 def addresses(players: Iterable[Player]) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 def picture_file(view: GameView, position: Position, adjudication: Adjudication | None) -> File:
     """The PNG of ``position`` (before the phase) with ``adjudication``'s orders, as a file
     to attach, ``<game>-<phase>.png``: given by its SVG, made by :class:`PictureStage`."""
-    picture = phase_picture(view.map, position, adjudication, game=view.name, calendar=view.board.rules.calendar)
+    picture = phase_picture(view.board, position, adjudication, game=view.name)
     return File(f"{view.name}-{position.phase.code}.png", PNG, source=picture.svg)
 
 

@@ -9,8 +9,9 @@ without its sender, ``WHITE`` with them; fake press is shown to its readers as a
 or as sent to another group, where the game allows it (:mod:`.press_rules`). Press to the
 master alone is always allowed, always white and never faked, and the master may always
 send press. The master sees the truth: where the readers' header hides the sender or the
-real readers, the master's copy is headed with them (and says what the readers got). In a
-gunboat game no player's or observer's address is shown to the others.
+real readers, the master's copy is headed with them (and says what the readers got). Who
+gets that copy, and which address a header shows, is :mod:`.disclosure`'s rule: in a
+gunboat game no player's or observer's address is shown to the others while it goes on.
 
 ``POSTAL PRESS`` is held (``judge.store.held.PostalPress``) and goes to everyone, white,
 after the results of the phase it was sent in (:func:`postal_delivery`).
@@ -28,8 +29,7 @@ from ..engine.phase import MOVEMENT, Phase
 from ..render import PressHeader
 from ..store.games import FORMING, MASTER, OBSERVER, PLAYER, Player
 from ..store.held import PostalPress, postal_waiting
-from . import lateness, orders
-from .gunboat import is_gunboat
+from . import disclosure, lateness, orders
 from .mails import Mail, context, per_zone, role_of
 from .press_rules import (
     FAKE_ALWAYS,
@@ -208,11 +208,6 @@ def is_grey(view: GameView, me: Player, request: PressRequest, readers: Readers 
     return grey_by_default(view.game.press)
 
 
-def _shows_address(view: GameView, me: Player) -> bool:
-    """Gunboat games show no player's or observer's address (the master's is known)."""
-    return me.role == MASTER or not is_gunboat(view.game)
-
-
 def deliver(view: GameView, config: Config, body: str, me: Player, request: PressRequest,
             readers: Readers | None, grey: bool) -> tuple[str, list[Mail]]:
     """The press mails and the sender's reply section (the press as it went out, and who
@@ -220,7 +215,7 @@ def deliver(view: GameView, config: Config, body: str, me: Player, request: Pres
     ctx = context(config, view, me)
     real = None if readers is None else tuple(readers.roles)
     shown_list = shown_roles(view, me, request, readers)
-    shown = PressHeader(me.email if _shows_address(view, me) and not grey else None,
+    shown = PressHeader(disclosure.press_author(view.game, role_of(me), me.email, grey=grey),
                         None if grey else role_of(me), None if shown_list is None else tuple(shown_list))
     truth = PressHeader(me.email, role_of(me), real)
     masters = [p for p in view.members(MASTER) if p is not me]
@@ -239,7 +234,7 @@ def deliver(view: GameView, config: Config, body: str, me: Player, request: Pres
     if shown == truth:
         mails = per_zone(view, config, audience, press, kind)
     else:
-        told = [p for p in masters if p in audience]
+        told = [p for p in audience if p is not me and disclosure.sees_press_truth(view.game, p)]
         mails = [*per_zone(view, config, [p for p in audience if p not in told], press, kind),
                  *per_zone(view, config, told, master_copy, kind, archive=False)]
     sent = render.press_sent_text(ctx, body, author=shown.author, role=shown.role, recipients=shown.recipients)
@@ -278,7 +273,7 @@ def hold_postal(view: GameView, config: Config, body: str, me: Player) -> str:
     title = ctx.calendar.phase_title(view.phase)
     log.info("%s: postal press from %s held for %s", view.name, role_of(me), game.phase)
     return render.section("player/postal_held", game=game.name, title=title, phase=game.phase,
-                          role=role_of(me), author=me.email if _shows_address(view, me) else None,
+                          role=role_of(me), author=disclosure.press_author(view.game, role_of(me), me.email, grey=False),
                           text=body.strip("\n"))
 
 
@@ -289,8 +284,8 @@ def postal_delivery(view: GameView, config: Config, done: Phase) -> list[Mail]:
     held = postal_waiting(view.session, view.game.id)
     if not held:
         return []
-    gunboat = is_gunboat(view.game)
-    messages = [(PressHeader(None if gunboat and p.role != "Master" else p.author, p.role), p.body) for p in held]
+    messages = [(PressHeader(disclosure.press_author(view.game, p.role, p.author, grey=False), p.role), p.body)
+                for p in held]
     for p in held:
         p.delivered = True
     log.info("%s: %d postal press message(s) of %s delivered", view.name, len(held), done.code)

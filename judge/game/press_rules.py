@@ -42,7 +42,8 @@ real readers come first and ``FAKE`` names what the readers are shown: ``PRESS F
 is a broadcast shown as sent to France, Russia and Germany, ``PRESS TO FRG FAKE`` (or
 ``PRESS FAKE BROADCAST TO FRG``) is press to those three shown as a broadcast.
 
-Gunboat games (:func:`judge.game.gunboat.is_gunboat`) never show a player's or an observer's address in press.
+Gunboat games never show a player's or an observer's address in press while they go on
+(:func:`judge.game.disclosure.press_author`).
 """
 
 from __future__ import annotations

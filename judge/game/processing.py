@@ -9,7 +9,8 @@ its lateness notices) once: what was sent is recorded in the game's row in the s
 transaction as the mails. The rules of when
 are in :mod:`.lateness` and :mod:`.late_notices`; :func:`due_work` is the state machine.
 :func:`advance` does the work: the engine adjudicates the stored orders, the phase is
-recorded (with the options it was judged by), each player's record counts it
+recorded (with the options it was judged by; first the bot writes the orders of the
+powers it plays, :mod:`.botseats`, and the results say whose orders it wrote), each player's record counts it
 (:mod:`.records`), waits and draw votes are cleared, the next phase and its deadline are
 stored, and the result mail (one per zone of its readers, with the picture for those who
 want it) is returned (with the game's final mail after a victory,
@@ -31,7 +32,7 @@ from ..engine.adjustments import adjustment_counts
 from ..render import GameContext, Rendered, game_over_text, results_mail
 from ..render.links import phase_url
 from ..store.games import ACTIVE, ELIMINATED, PLAYER, Game, PhaseRecord, find_game
-from . import draws, ending, held, late_notices, lateness, records
+from . import botseats, draws, ending, held, late_notices, lateness, records
 from .mails import Mail, context, per_zone, queue
 from .pictures import picture_file, wants_pictures
 from .view import GameView, entries_to_json, view_of
@@ -113,17 +114,19 @@ def when_ready(view: GameView, config: Config, now: datetime) -> list[Mail]:
     return []
 
 
-def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
+def advance(view: GameView, config: Config, now: datetime, *, forced: bool = False) -> list[Mail]:
     """Adjudicate the current phase with the stored orders and move the game on; the result
-    mails."""
+    mails. ``forced``: the master's PROCESS, which ends the phase now
+    (:func:`.lateness.end_now`: the next phase takes its own clock)."""
     game = view.game
     board, position = view.board, view.position
     missed = records.count_phase(view, now)
+    by_bot = botseats.write_orders(view)
     entries = view.all_entries()
     result = adjudicate(board, position, view.orders())
     seq = game.seq
     record = PhaseRecord(game_id=game.id, seq=seq, phase=position.phase.code, position=position.to_json(board.map),
-                         orders=entries_to_json(entries), results="", options=dict(game.options or {}))
+                         orders=entries_to_json(entries), results="", options=dict(game.options or {}), bot_powers=by_bot)
     view.session.add(record)
     view.set_position(result.next)
     game.seq = seq + 1
@@ -137,12 +140,14 @@ def advance(view: GameView, config: Config, now: datetime) -> list[Mail]:
         game_over = game_over_text(board.map, result.winners)
         ended = ending.finish(view, config, ending.VICTORY, list(result.winners), during=position.phase)
     else:
+        if forced:
+            lateness.end_now(game, now)
         lateness.start_clock(view, now, game_zone(game, config))
     view.session.flush()
     link = phase_url(config.web_base_url, game.name, position.phase.code)
 
     def build(ctx: GameContext) -> Rendered:
-        return results_mail(ctx, result, seq, game.deadline, game_over=game_over, link=link)
+        return results_mail(ctx, result, seq, game.deadline, game_over=game_over, link=link, bot_powers=by_bot)
 
     home = build(context(config, view))
     record.results = home.body

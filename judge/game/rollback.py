@@ -9,7 +9,9 @@ movement``) names the turn by its phase.
 - The position is the one stored with that turn (:class:`~judge.store.games.PhaseRecord`),
   and the orders stored then for it are restored as they were (njudge: "Any pending orders
   that existed will also be reprocessed"); orders given for the later turns and for the
-  current one are dropped, as they were for positions that no longer stand. The options in
+  current one are dropped, as they were for positions that no longer stand. The orders the
+  judge's bot wrote are not restored: it writes them again when the turn is played (the same
+  ones, by its seed, unless a person has taken the power over since). The options in
   force now stay (a master who corrected an option replays the turn by it).
 - The records of that turn and of every later one are withdrawn (``withdrawn`` is the
   rollback's number): they no longer count, but stay for the archive, and their result mails
@@ -99,20 +101,22 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
     session.flush()
     view.set_position(Position.from_json(view.map, record.position))
     game.seq = record.seq
+    by_bot = set(record.bot_powers or ())
     for power, entries in entries_from_json(record.orders or {}).items():
-        view.store_orders(power, entries, 0)
+        if power not in by_bot:  # the bot writes its orders again when the turn is played (the same, by its seed)
+            view.store_orders(power, entries, 0)
     alive = set(alive_powers(view))
     for p in view.members():
         p.wait = False
         if p.status == ELIMINATED and p.power in alive:
             p.status = PlayerStatus.ACTIVE
     draws.clear_votes(view)
-    game.deadline = None
+    game.deadline = game.grace = None  # the clock restarts from now: no floor from the withdrawn phases
     lateness.start_clock(view, now, game_zone(view.game, config))
     session.flush()
     log.info("game %s rolled back to before %s (#%d); withdrawn: %s", game.name, record.phase, record.seq,
              ", ".join(phases))
-    restored = sorted(record.orders or {}, key=view.power_rank)
+    restored = sorted((p for p in record.orders or {} if p not in by_bot), key=view.power_rank)
     mails = per_zone(view, config, view.members(),
                      lambda ctx: render.rolled_back_mail(ctx, record.seq, phases, view.position, resumed=resumed,
                                                          restored=restored), "notice")

@@ -10,7 +10,8 @@ centers each power owned throughout the game"), also the body of a game's final 
   eliminated power, the last phase it was in; the last phase of a game that is over; none
   while they still play it), how many deadlines they missed, and how they left. A player
   without those marks (one who left by another way) is placed by the time they joined.
-- In a gunboat game only the masters see addresses (:mod:`.gunboat`).
+- Addresses as the reader may see them (:mod:`.disclosure`: in a gunboat game that is not
+  over, only its masters see them).
 
 Only phases that still count are read: a phase a ROLLBACK undid is not in the summary.
 """
@@ -23,7 +24,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..engine import Position
+from ..engine import Position, centre_counts
 from ..engine.phase import MOVEMENT, SPRING, Phase
 from ..store.games import (
     EJECTED,
@@ -37,7 +38,7 @@ from ..store.games import (
     Player,
     phase_records,
 )
-from .gunboat import ANONYMOUS
+from .disclosure import ANONYMOUS
 from .view import GameView
 
 #: How a player who no longer plays their power left it (``Player.status``).
@@ -46,19 +47,19 @@ LEFT: dict[str, str] = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "e
 
 def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None = None,
             through: Phase | None = None) -> render.Summary:
-    """The summary of the game; ``reveal`` shows addresses (False: a gunboat game's reader
-    who is not its master); ``ended`` is the sentence saying how it ended; ``through`` the
+    """The summary of the game; ``reveal`` shows addresses (:func:`.disclosure.sees_addresses`
+    of its reader); ``ended`` is the sentence saying how it ended; ``through`` the
     last phase played (default: the current one; a victory's is the phase processed)."""
     last = through or view.phase
     records = phase_records(session, view.game)
     positions = [Position.from_json(view.map, r.position) for r in records]
     centres: list[tuple[Phase, dict[str, int]]] = [
-        (pos.phase, pos.centre_counts()) for pos in positions
+        (pos.phase, centre_counts(view.board, pos.owners)) for pos in positions
         if pos.phase.kind == MOVEMENT and pos.phase.season == SPRING]
     if view.started:
-        centres.append((view.phase, view.position.centre_counts()))
+        centres.append((view.phase, centre_counts(view.board, view.position.owners)))
     tenures = _tenures(view, records, positions, reveal, last) if view.started else []
-    masters = [p.email if reveal or not view.game.gunboat else ANONYMOUS for p in view.members(MASTER)]
+    masters = [p.email if reveal else ANONYMOUS for p in view.members(MASTER)]
     return render.Summary(last if view.started else None, centres, tenures, masters, ended)
 
 
@@ -72,7 +73,7 @@ def _phase_at(records: Sequence[PhaseRecord], when: datetime, now: Phase) -> str
 
 def _tenures(view: GameView, records: Sequence[PhaseRecord], positions: Sequence[Position],
              reveal: bool, last: Phase) -> list[render.Tenure]:
-    hide = view.game.gunboat and not reveal
+    hide = not reveal
     over = view.game.status in (FINISHED, TERMINATED)
     held: dict[str, list[Player]] = {}
     for p in view.game.players:

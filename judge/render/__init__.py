@@ -38,6 +38,7 @@ from .notices import (
     game_start_mail,
     game_state_mail,
     member_changed_mail,
+    notices_mail,
     postal_press_mail,
     press_mail,
     press_sent_text,
@@ -75,7 +76,7 @@ __all__ = [
     "member_changed_mail", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
     "power_orders_text", "PowerOrders", "preference_text", "press_mail", "press_sent_text", "PressHeader",
     "promoted_mail", "refusal", "refusal_text", "reminder_mail", "Rendered", "reply_mail", "resign_mail", "results_mail",
-    "role_letter", "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
+    "role_letter", "rolled_back_mail", "section", "selected_mail", "notices_mail", "settings_mail", "signon_text", "Summary",
     "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "waiting_mail",
     "who_game_text", "wrong_password_text",
 ]

@@ -7,6 +7,7 @@ left it off some notices.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -191,6 +192,27 @@ def settings_mail(ctx: GameContext, changes: Sequence[str], deadlines: Sequence[
     body = render("all/settings_changed", header=ctx.header, game=ctx.game,
                   changes=[c.strip("\n") for c in changes], deadlines=[d.strip("\n") for d in deadlines])
     return Rendered(f"{ctx.subject_prefix} {'Settings' if changes else 'Deadline'} Changed", body)
+
+
+def notices_mail(ctx: GameContext, parts: Sequence[Rendered]) -> Rendered:
+    """One mail for every notice one incoming mail caused a reader (``parts``, in order):
+    the header as the game now stands, then each part's text without its own header; the
+    subject names each part (``PYJD:game - S1901M Game Resumed, Settings Changed``)."""
+    prefix = re.compile(re.escape(f"{ctx.judge_code}:{ctx.game}") + r"(?: - \S+)? ")
+    titles = [prefix.sub("", p.subject, count=1) for p in parts]
+    body = render("all/notices", header=ctx.header, parts=[_without_header(p.body) for p in parts])
+    return Rendered(f"{ctx.subject_prefix} {', '.join(dict.fromkeys(titles))}", body)
+
+
+def _without_header(body: str) -> str:
+    """A mail's text without its ``::`` header lines and the blank lines after them."""
+    lines = body.split("\n")
+    start = 0
+    while start < len(lines) and lines[start].startswith("::"):
+        start += 1
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    return "\n".join(lines[start:]).rstrip("\n")
 
 
 #: How a game ends (``Game.ending``), and the subject of its final mail.

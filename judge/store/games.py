@@ -36,7 +36,9 @@ survivors; off: NoDIAS, a draw among the powers every survivor's list allows), `
 (``SET CONCEDE`` allowed in a DIAS game), ``gunboat`` (players' addresses are never shown to
 each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
 ``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
-``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had). ``Player.draw_powers`` is
+``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had), ``cd_mode`` (``hold`` or
+``bot``: what a power in civil disorder does, ``SET CD``), ``bot_powers`` (the seats the master
+gave the judge's bot, ``SET BOT``; ``PhaseRecord.bot_powers``: whose orders it wrote). ``Player.draw_powers`` is
 a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
 player concedes to in the current phase, ``Player.since_phase`` the phase in which a player
 began to play their power and ``Player.until_phase`` the one in which they stopped (resigned,
@@ -160,6 +162,8 @@ class Game(Base):
     manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
     rollbacks: Mapped[int] = mapped_column(Integer, default=0)
     nmr: Mapped[bool] = mapped_column(Boolean, default=False)
+    cd_mode: Mapped[str] = mapped_column(String(8), default="hold")  # SET CD BOT / SET CD HOLD
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # seats the master gave the bot
     reminder: Mapped[float] = mapped_column(Float, default=8.0)
     reminded_for: Mapped[datetime | None] = mapped_column(default=None)
     late_notices: Mapped[int] = mapped_column(Integer, default=0)
@@ -172,6 +176,10 @@ class Game(Base):
     max_cd_ratio: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    #: The moment the game stands as of: the arrival of the latest mail read for it, or when
+    #: its phase last turned (:meth:`judge.game.view.GameView.mark_changed`). A mail that
+    #: arrived before it is not applied (issue 23, rule 1).
+    changed_at: Mapped[datetime | None] = mapped_column(default=None)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="Player.id"
@@ -298,6 +306,7 @@ class PhaseRecord(Base):
     results: Mapped[str] = mapped_column(Text, default="")
     options: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     withdrawn: Mapped[int] = mapped_column(Integer, default=0)
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # whose orders the bot wrote
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -4,12 +4,18 @@ Routes (``links.py`` builds them): ``/`` the games; ``/games/<game>`` a game's p
 its centres by year; ``/games/<game>/<phase>`` a phase's picture, results text and public
 press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself. Pages are plain HTML
 (no JavaScript) from ``templates/web/``. Only what players have been mailed is shown
-(``archive.py``). Every request opens its own read-only session.
+(``archive.py``). Every request opens its own session; pages only read.
+
+A phase's picture is drawn once: the first request for it draws it (in a worker thread, so
+the other requests go on) and stores it (``judge.store.pictures``); every later request, of
+this process or another, serves the stored bytes. A processed phase's PNG is the one its
+result mail carried, when the picture stage has made it. :class:`Pictures` counts what it
+drew.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import defaultdict
 from threading import Lock
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,42 +27,54 @@ from starlette.routing import Route
 from ..config import Config
 from ..render.links import game_path, phase_path
 from ..render.markup import render_markup
-from ..render.pictures import phase_picture
+from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
 from ..store.games import Game, Role
+from ..store.pictures import mailed_png, store_picture, stored_picture
 from . import archive
 
-PNG_CACHE_SIZE = 64
 
+class Pictures:
+    """Phase pictures, drawn once and kept in the database (making a PNG takes a good part
+    of a second). ``drawn`` counts the pictures this process drew, ``mailed`` those whose
+    PNG it took from a result mail's attachment instead of making it; one lock per picture
+    keeps two requests of the process from drawing the same one."""
 
-class PictureCache:
-    """The last pictures drawn, by (game, phase, processed, rollbacks): a phase's picture
-    never changes once processed (unless a rollback has it played again), and drawing a PNG
-    takes a good part of a second."""
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+        self.drawn = 0
+        self.mailed = 0
+        self._locks: defaultdict[str, Lock] = defaultdict(Lock)
+        self._guard = Lock()
 
-    def __init__(self, size: int = PNG_CACHE_SIZE) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, str, str, bool, int], bytes] = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, key: tuple[str, str, str, bool, int]) -> bytes | None:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: tuple[str, str, str, bool, int], value: bytes) -> None:
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+    def get(self, detail: archive.PhaseDetail) -> tuple[str, bytes]:
+        """``(svg, png)`` of the phase: stored, else drawn now and stored."""
+        key = detail.picture_key
+        with self._guard:
+            lock = self._locks[key]
+        with lock:
+            with self.sessions() as session:
+                found = stored_picture(session, key)
+            if found is not None:
+                return found
+            svg = phase_picture(detail.board, detail.position, detail.adjudication, game=detail.game.name).svg
+            processed = detail.adjudication is not None
+            with self.sessions() as session:
+                mailed = mailed_png(session, svg) if processed else None
+            png = mailed or svg_to_png(svg)
+            with self.sessions() as session:
+                store_picture(session, key, detail.game.id, detail.entry.code, svg, png, processed=processed)
+            with self._guard:
+                self.drawn += 1
+                self.mailed += mailed is not None
+                self._locks.pop(key, None)
+        return svg, png
 
 
 def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None) -> Starlette:
     """The archive app over the database of ``config``."""
     maker = sessions or make_sessionmaker(make_engine(config.database_url), mail_domain=config.domain)
-    pictures = PictureCache()
+    pictures = Pictures(maker)
 
     def _page(name: str, status: int = 200, **values: object) -> HTMLResponse:
         return HTMLResponse(render_markup(f"web/{name}.html.j2", game_path=game_path, phase_path=phase_path,
@@ -97,7 +115,8 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
                          following=entries[at + 1] if 0 <= at < len(entries) - 1 else None,
                          )
 
-    async def picture(request: Request) -> Response:
+    def picture(request: Request) -> Response:
+        """A phase's picture (a plain function: Starlette runs it in a worker thread)."""
         name, code, ext = request.path_params["game"], request.path_params["phase"].upper(), request.path_params["ext"]
         if ext not in ("png", "svg"):
             return _not_found(f"picture {code}.{ext}")
@@ -106,16 +125,10 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
             detail = archive.phase_detail(session, game, code) if game is not None else None
             if game is None or detail is None:
                 return _not_found(f"picture of phase {code} of game {name}")
-            key = (game.name, code, ext, detail.adjudication is not None, game.rollbacks)
-            cached = pictures.get(key) if detail.adjudication is not None else None
-            if cached is None:
-                drawn = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
-                                      calendar=archive.calendar_of(detail.board))
-                cached = drawn.png if ext == "png" else drawn.svg.encode("utf-8")
-                if detail.adjudication is not None:
-                    pictures.put(key, cached)
+        svg, png = pictures.get(detail)
         media = "image/png" if ext == "png" else "image/svg+xml"
-        return Response(cached, media_type=media, headers={"Cache-Control": "public, max-age=300"})
+        return Response(png if ext == "png" else svg.encode("utf-8"), media_type=media,
+                        headers={"Cache-Control": "public, max-age=300"})
 
     routes = [
         Route("/", index),
@@ -125,6 +138,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
     ]
     app = Starlette(routes=routes)
     app.state.sessions = maker
+    app.state.pictures = pictures
     return app
 
 

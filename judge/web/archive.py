@@ -3,10 +3,13 @@
 A processed phase is public once its result mail has gone out (an outbox row of kind
 ``result`` for that phase with status ``sent``); its orders, results text and picture
 appear then and not before. Press is public only when it was broadcast (kind ``press``;
-partial press, kind ``partial``, never appears) and sent. Player addresses never appear:
-the pages print powers, and any address inside a press text is hidden (gunboat games hide
-who plays whom, and no page needs an address). The current position is public once the
-game has started (the start mail or the last result mail told everyone).
+partial press, kind ``partial``, never appears) and sent, and only its archive copy, the
+one its players read (never the master's copy, which names the sender of grey press).
+What a page may show is :mod:`judge.game.disclosure`'s rule for its reader
+(:data:`~judge.game.disclosure.PUBLIC`): no address at all (every text passes through
+:func:`~judge.game.disclosure.public_text`; the pages print powers), no order before its
+phase is processed. The current position is public once the game has started (the start
+mail or the last result mail told everyone).
 
 The board a game plays on is built in :func:`game_board`, the one place that knows how; a
 processed phase is drawn on the board of the options it was judged by.
@@ -18,22 +21,22 @@ withdrawn (:func:`withdrawn_results`), and a phase played again shows its new re
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine import Adjudication, Board, Options, Position, adjudicate
+from ..engine import Adjudication, Board, Options, Position, adjudicate, centre_counts
 from ..engine.calendar import Calendar
 from ..engine.phase import ADJUSTMENT, Phase
+from ..game.disclosure import public_text
 from ..game.view import entries_from_json
 from ..maps import load_board
+from ..render.pictures import DRAWING
 from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
 from ..store.mail import OutboxMessage, OutboxStatus
-
-ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+from ..store.pictures import picture_key
 
 
 def game_board(game: Game, record: PhaseRecord | None = None) -> Board:
@@ -68,6 +71,7 @@ class PhaseDetail:
     adjudication: Adjudication | None
     results: str
     press: list[tuple[datetime, str]]
+    picture_key: str
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ def withdrawn_results(session: Session, game: Game) -> list[Withdrawn]:
         OutboxMessage.status == OutboxStatus.SENT, OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
     cal = calendar_of(game_board(game))
     return [Withdrawn(row.phase or "", cal.long_name(Phase.parse(row.phase)) if row.phase else "", row.created_at,
-                      row.withdrawn_at, row.body)
+                      row.withdrawn_at, public_text(row.body))
             for row in session.scalars(stmt) if row.withdrawn_at is not None]
 
 
@@ -130,22 +134,12 @@ def phases(session: Session, game: Game) -> list[PhaseEntry]:
 
 
 def public_press(session: Session, game: Game, phase: str) -> list[tuple[datetime, str]]:
-    """Broadcast press of ``phase`` that went out, once each, oldest first, addresses hidden."""
+    """Broadcast press of ``phase`` that went out, oldest first: the archive copy of each
+    (what its players read), addresses hidden."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "press", OutboxMessage.phase == phase,
-        OutboxMessage.status == OutboxStatus.SENT).order_by(OutboxMessage.id)
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for row in session.scalars(stmt):
-        key = (row.subject, row.body)
-        if key not in seen:
-            seen.add(key)
-            out.append((row.created_at, hide_addresses(row.body)))
-    return out
-
-
-def hide_addresses(text: str) -> str:
-    return ADDRESS.sub("(address hidden)", text)
+        OutboxMessage.archived.is_(True), OutboxMessage.status == OutboxStatus.SENT).order_by(OutboxMessage.id)
+    return [(row.created_at, public_text(row.body)) for row in session.scalars(stmt)]
 
 
 def phase_detail(session: Session, game: Game, code: str, *, public: bool = True) -> PhaseDetail | None:
@@ -160,27 +154,31 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
             orders = [e.order for entries in entries_from_json(record.orders or {}).values() for e in entries]
             result = adjudicate(board, position, orders)
             entry = PhaseEntry(code, cal.long_name(position.phase), True)
-            return PhaseDetail(game, board, entry, position, result, record.results,
-                               public_press(session, game, code))
+            options = record.options if record.options is not None else game.options
+            key = picture_key(DRAWING, game.id, game.name, code, options, record.position, record.orders)
+            return PhaseDetail(game, board, entry, position, result, public_text(record.results),
+                               public_press(session, game, code), key)
     if game.status != FORMING and game.phase == code and game.position:
         position = Position.from_json(board.map, game.position)
         entry = PhaseEntry(code, cal.long_name(position.phase), False)
-        return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code))
+        key = picture_key(DRAWING, game.id, game.name, code, game.options, game.position, None)
+        return PhaseDetail(game, board, entry, position, None, "", public_press(session, game, code), key)
     return None
 
 
 def centre_summary(session: Session, game: Game) -> tuple[list[str], list[tuple[int, list[int]]]]:
     """Centres by year, as SUMMARY prints them: the powers, then per year the count each
     power held at the start of it and after each year's adjustments."""
-    board = game_board(game).map
-    names = [p.name for p in board.powers]
+    board = game_board(game)
+    m = board.map
+    names = [p.name for p in m.powers]
     rows: dict[int, list[int]] = {}
-    positions = [Position.from_json(board, r.position) for r in public_records(session, game)]
+    positions = [Position.from_json(m, r.position) for r in public_records(session, game)]
     if game.position and game.status != FORMING:
-        positions.append(Position.from_json(board, game.position))
+        positions.append(Position.from_json(m, game.position))
     for i, pos in enumerate(positions):
         if i == 0 or pos.phase.kind == ADJUSTMENT:
-            counts = pos.centre_counts()
+            counts = centre_counts(board, pos.owners)
             year = pos.phase.year if pos.phase.kind == ADJUSTMENT else pos.phase.year - 1
             rows[year] = [counts.get(n, 0) for n in names]
     return names, sorted(rows.items())

@@ -6,8 +6,8 @@ place of one scheduler job per game kept in step with the deadlines.
 Filled here by the rule itself (:func:`judge.game.due.due_at`, read from the columns it
 depends on); the judge's sweep at start computes it again all the same.
 
-Revision ID: 0013_due_at
-Revises: 0012_diary
+Revision ID: 0016_due_at
+Revises: 0015_bot
 Create Date: 2026-12-03
 """
 
@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_due_at"
-down_revision = "0012_diary"
+revision = "0016_due_at"
+down_revision = "0015_bot"
 branch_labels = None
 depends_on = None
 
