@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 from conftest import Captured, CaptureSMTP, free_port, migrate
 from sqlalchemy import func, select
 
+from judge import clock
 from judge.config import Config
 from judge.mail.inbox import MailHandler
 from judge.server import JudgeServer
@@ -32,6 +34,13 @@ from judge.store.mail import InboxMessage, OutboxMessage
 from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
+
+
+def later(**delta: float) -> str:
+    """A moment ``delta`` (``timedelta``'s keywords) after the judge's clock, as SET DEADLINE
+    takes it. A test moves the clock (``judge.clock.advance``) to reach it: nothing waits for
+    a deadline on the wall clock."""
+    return (clock.now() + timedelta(**delta)).strftime("%Y-%m-%d %H:%M:%S UTC")
 #: Phases are processed as soon as every order is in (njudge waits half an hour, and at least
 #: 12 hours after the previous phase for movement). The tests' games are NMR (a phase is
 #: processed when grace ends) unless a test sends SET NONMR, and send no reminders unless a
