@@ -108,13 +108,14 @@ def _check_maps(names: list[str]) -> int:
 def _draw_phase(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_config
     from .engine.phase import Phase, PhaseError
+    from .game.clocks import default_clocks
     from .render.pictures import phase_picture
     from .store.base import make_engine, make_sessionmaker
     from .store.games import find_game
     from .web.archive import phase_detail
 
     try:
-        config = load_config(args.config)
+        config = load_config(args.config, check_clocks=default_clocks)
     except ConfigError as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 2
@@ -163,11 +164,12 @@ def cmd_web(args: argparse.Namespace) -> int:
 def _server_config(args: argparse.Namespace) -> Config | None:
     """The configuration named by ``--config``, with logging set up; None (reported) if bad."""
     from .config import ConfigError, load_config
+    from .game.clocks import default_clocks
     from .logs import setup_logging
 
     setup_logging()
     try:
-        return load_config(args.config)
+        return load_config(args.config, check_clocks=default_clocks)
     except ConfigError as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return None

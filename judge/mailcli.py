@@ -42,7 +42,7 @@ def status(session: Session, out: TextIO) -> None:
     from sqlalchemy import select
 
     from .store import queues
-    from .store.games import Game
+    from .store.games import Game, GameStatus
 
     count = queues.counts(session)
     i, o = count["inbox"], count["outbox"]
@@ -52,7 +52,7 @@ def status(session: Session, out: TextIO) -> None:
     inbox, outbox = queues.oldest_waiting(session)
     out.write(f"oldest waiting: inbox {_when(inbox)}, outbox {_when(outbox)}\n")
     games = session.execute(select(Game.name, Game.phase, Game.deadline, Game.status)
-                            .where(Game.deadline.is_not(None), Game.status.in_(("active", "forming")))
+                            .where(Game.deadline.is_not(None), Game.status.in_((GameStatus.ACTIVE, GameStatus.FORMING)))
                             .order_by(Game.deadline).limit(5)).all()
     out.write("next deadlines:\n" if games else "next deadlines: none\n")
     for name, phase, deadline, state in games:

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -24,6 +25,7 @@ import pytest
 from conftest import Captured, CaptureSMTP, free_port, migrate
 from sqlalchemy import func, select
 
+from judge import clock
 from judge.config import Config
 from judge.mail.inbox import MailHandler
 from judge.server import JudgeServer
@@ -33,6 +35,13 @@ from judge.store.mail import InboxMessage, OutboxMessage
 from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
+
+
+def later(**delta: float) -> str:
+    """A moment ``delta`` (``timedelta``'s keywords) after the judge's clock, as SET DEADLINE
+    takes it. A test moves the clock (``judge.clock.advance``) to reach it: nothing waits for
+    a deadline on the wall clock."""
+    return (clock.now() + timedelta(**delta)).strftime("%Y-%m-%d %H:%M:%S UTC")
 #: Phases are processed as soon as every order is in (njudge waits half an hour, and at least
 #: 12 hours after the previous phase for movement). The tests' games are NMR (a phase is
 #: processed when grace ends) unless a test sends SET NONMR, and send no reminders unless a
@@ -190,9 +199,9 @@ class LiveJudge:
             engine.dispose()
 
 
-def running(database_url: str, tmp_path: Path, **settings: object) -> Iterator[LiveJudge]:
-    """A LiveJudge with its relay, with ``settings`` over the tests' config, stopped after
-    (a fixture's body: ``yield from running(...)``)."""
+def running_judge(database_url: str, tmp_path: Path, **settings: object) -> Iterator[LiveJudge]:
+    """A LiveJudge (with ``settings`` over the tests' config) and its relay, for a fixture
+    to yield from; both stopped afterwards."""
     relay = CaptureSMTP().start()
     judge = LiveJudge(database_url, relay, tmp_path, **settings)
     try:
@@ -204,7 +213,7 @@ def running(database_url: str, tmp_path: Path, **settings: object) -> Iterator[L
 
 @pytest.fixture
 def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
-    yield from running(database_url, tmp_path)
+    yield from running_judge(database_url, tmp_path)
 
 
 def bodies_to(mails: list[Mail], address: str) -> list[Mail]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import test_e2e_harness as harness
-from test_e2e_harness import JUDGE, LiveJudge, Mail, running, start_game
+from test_e2e_harness import JUDGE, LiveJudge, Mail, running_judge, start_game
 
 live = harness.live
 GM = "gm@players.test"
@@ -22,13 +22,13 @@ GAME_LIMIT = 20
 @pytest.fixture
 def strict(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that reads ten mails a minute from one address."""
-    yield from running(database_url, tmp_path, sender_mails_per_minute=10)
+    yield from running_judge(database_url, tmp_path, sender_mails_per_minute=10)
 
 
 @pytest.fixture
 def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that lets twenty mails a minute reach one game."""
-    yield from running(database_url, tmp_path, game_mails_per_minute=GAME_LIMIT)
+    yield from running_judge(database_url, tmp_path, game_mails_per_minute=GAME_LIMIT)
 
 
 def refills(started: float, per_minute: int) -> int:

@@ -9,29 +9,33 @@ from pathlib import Path
 
 import pytest
 import test_e2e_harness as harness
-from test_e2e_harness import LiveJudge, running, start_game
+from test_e2e_harness import LiveJudge, start_game
 
 live = harness.live
 GM = "gm@players.test"
 EVERYONE = 8
 
 
+def _judge(database_url: str, tmp_path: Path, **limits: int) -> Iterator[LiveJudge]:
+    yield from harness.running_judge(database_url, tmp_path, **limits)
+
+
 @pytest.fixture
 def small(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge with short press, so that a test reaches the cap with one mail."""
-    yield from running(database_url, tmp_path, press_max_bytes=300)
+    yield from _judge(database_url, tmp_path, press_max_bytes=300)
 
 
 @pytest.fixture
 def short(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge with short replies, so that a few broadcasts make a long HISTORY."""
-    yield from running(database_url, tmp_path, reply_max_bytes=8_000)
+    yield from _judge(database_url, tmp_path, reply_max_bytes=8_000)
 
 
 @pytest.fixture
 def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that lets four mails a minute from observers and strangers reach one game."""
-    yield from running(database_url, tmp_path, game_mails_per_minute=4)
+    yield from _judge(database_url, tmp_path, game_mails_per_minute=4)
 
 
 def test_ten_thousand_get_lines_draw_one_bounded_reply(live: LiveJudge) -> None:

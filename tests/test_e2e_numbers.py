@@ -11,8 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import test_e2e_harness as harness
 from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import later as later_on
 from test_web import ArchiveServer, until
 
+from judge import clock
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import ABANDONED, find_game
 
@@ -157,8 +159,8 @@ def test_builds_phase_after_rollback_and_process_takes_its_own_clock(live: LiveJ
 
 def test_takeover_after_grace_and_a_deadline_that_did_not_move(live: LiveJudge) -> None:
     powers = start_game(live, "tk")
-    soon = (datetime.now(UTC) + timedelta(seconds=3)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    live.mail(GM, f"signon Mtk gmpw\nset nonmr\nset deadline {soon}\nset grace 0.0005", expect=1 + EVERYONE)
+    live.mail(GM, f"signon Mtk gmpw\nset nonmr\nset deadline {later_on(hours=1)}\nset grace 2", expect=1 + EVERYONE)
+    clock.advance(timedelta(hours=3, seconds=1))  # past the end of grace: the late powers abandoned
     _wait_abandoned(live, "tk")
     _drain(live)
     mails = live.mail("new@players.test", "signon Atk newpw\nA vie h\nA bud h\nF tri h", expect=3)

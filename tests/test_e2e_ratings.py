@@ -106,7 +106,7 @@ def forget_rated_games(live: LiveJudge) -> None:
 def play_solo(live: LiveJudge, game: str = "sol", *, gunboat: bool = False) -> dict[str, str]:
     addresses = None
     if gunboat:
-        live.reply(GM, f"create ?{game} gmpw standard\nset gunboat", expect=2)
+        live.reply(GM, f"create ?{game} gmpw standard\nset gunboat")
         addresses = [f"{p}.{game}@players.test" for p in ("austria", "england", "france", "germany", "italy",
                                                            "russia", "turkey")]
     powers = start_game(live, game, players=addresses, existing=gunboat)
@@ -252,7 +252,7 @@ def test_terminated_rolled_back_and_irregular_games_are_not_rated(live: LiveJudg
 def test_the_archive_shows_the_ratings_without_addresses_and_minrating_gates_joining(live: LiveJudge) -> None:
     solo = play_solo(live)
     revealed = play_solo(live, "gun", gunboat=True)
-    live.reply(GM, "create ?run gmpw standard\nset gunboat", expect=2)
+    live.reply(GM, "create ?run gmpw standard\nset gunboat")
     start_game(live, "run", players=list(solo.values()), existing=True)
     players = live.reply(solo["Austria"], "list run").body.split("The following players")[1].split("Status of")[0]
     assert "rating" not in players and solo["France"] not in players, "a running gunboat game hides them"

@@ -59,7 +59,7 @@ from ..store.games import ACTIVE, MASTER, OBSERVER, Player
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
-from .outcome import Call, Copy, Identity, Outcome
+from .outcome import REFUSALS, Call, Copy, Identity, Outcome
 from .reading import read_commands
 from .replyplay import recipients_of, signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
@@ -199,7 +199,11 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         if refused is not None:
             reply.add(Outcome(reply=(refused,), errors=1), writer)
             continue
-        out = row.handler(Call(session, config, now, sender, cmd, identity))
+        call = Call(session, config, now, sender, cmd, identity)
+        try:
+            out = row.handler(call)
+        except REFUSALS as exc:  # a game refusal: the command's error reply, the mail goes on
+            out = call.error(str(exc))
         if out.failed_signon:
             savepoint.rollback()
             forget_views(session)

@@ -85,10 +85,7 @@ def _later(call: Call, lines: list[str]) -> Outcome:
 def phase(call: Call) -> Outcome:
     """``PHASE season year kind``: the orders (and SET WAIT) after it are for that phase."""
     view = call.view
-    try:
-        target = future.target(view, call.cmd.text)
-    except FutureError as exc:
-        return call.error(str(exc))
+    target = future.target(view, call.cmd.text)
     title = view.board.rules.calendar.long_name(target)
     return said(render.section("player/future_entered", phase=target.code, title=title, now=target == view.phase))
 

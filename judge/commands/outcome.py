@@ -7,7 +7,9 @@ the game's members (each reader gets the mail's notices in one mail), whether th
 game's orders or state changed (so that readiness is checked), a sign-on it established
 (BECOME establishes one too: the rest of the mail acts as that power), a failed sign-on that
 undoes the whole mail, files to attach to the reply, or people who get a copy of the reply.
-Handlers never touch shared state of the mail.
+Handlers never touch shared state of the mail. A handler lets a refusal (:data:`REFUSALS`:
+the game's :class:`~judge.game.errors.GameError`, a bad option, an unknown help topic) pass:
+the runner makes it the command's error reply (:meth:`Call.error`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
+from ..engine.options import OptionError
+from ..game.errors import GameError
 from ..game.mails import Mail, context
 from ..game.view import GameView, locked_view, view_of
 from ..game.zones import member_at, reader_zone
@@ -26,6 +30,9 @@ from ..render import GameContext
 from ..store.games import MASTER, OBSERVER, Player, find_game
 from ..store.mail import File
 from .command import Command
+
+#: The errors the runner turns into a command's error reply, their message on its line.
+REFUSALS: tuple[type[Exception], ...] = (GameError, OptionError, render.HelpTopicError)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from .. import render
 from ..game import botseats, joining, takeover
 from ..game.assign import seed_for
-from ..game.joining import JoinError
 from ..game.mails import context
 from ..maps import load_map
 from ..store.games import FORMING, PLAYER, Player
@@ -57,11 +56,8 @@ def practice(call: Call) -> Outcome:
         named = None  # CREATE says why
     if named is not None and len(words) > 1 and named.find_power(words[1]) is None:
         return call.error(render.refusal("bot_no_power", text=words[1]))
-    try:
-        read = joining.read_create_words([*words[:1], "cd=bot", "NMR"])
-        view = joining.create(call.session, call.config, args[0][1:], args[1], read, call.sender)
-    except JoinError as exc:
-        return call.error(str(exc))
+    read = joining.read_create_words([*words[:1], "cd=bot", "NMR"])
+    view = joining.create(call.session, call.config, args[0][1:], args[1], read, call.sender)
     m = view.map
     wanted = m.find_power(words[1]) if len(words) > 1 else None
     game = view.game

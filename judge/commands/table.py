@@ -53,7 +53,7 @@ PLAYERS_AND_MASTERS = frozenset({PLAYER, MASTER})
 
 RUNNING = frozenset({ACTIVE, PAUSED})
 NOT_OVER = frozenset({FORMING, ACTIVE, PAUSED})
-STATE_WORDS = {FORMING: "forming", ACTIVE: "active", PAUSED: "paused", FINISHED: "finished",
+STATE_WORDS: dict[str, str] = {FORMING: "forming", ACTIVE: "active", PAUSED: "paused", FINISHED: "finished",
                TERMINATED: "terminated"}
 
 

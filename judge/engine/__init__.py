@@ -16,7 +16,7 @@ Public API::
 Nothing here does I/O; maps are read by :mod:`judge.maps`.
 """
 
-from .adjustments import Tally, centre_counts, tally
+from .adjustments import centre_counts, tally
 from .board import Board
 from .choices import DatcChoices
 from .map import ARMY, FLEET, Map, Power, Province, coast_of, province_of
@@ -24,7 +24,7 @@ from .options import OptionError, Options, option_specs
 from .orders import Build, Convoy, Disband, Hold, Move, Order, OrderError, Remove, Retreat, Support, Waive
 from .phase import Phase, PhaseError
 from .position import Dislodged, Position, PositionError, Unit
-from .results import Adjudication, OrderResult
+from .results import Adjudication, OrderResult, Tally
 from .setup import initial_position
 from .turn import adjudicate, victors
 

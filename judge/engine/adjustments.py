@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .choices import DISORDER_2000, LAST, VOID_ALL
 from .map import ARMY, FLEET, Map, province_of
 from .orders import Build, Remove, Waive
 from .position import Position, Unit
-from .results import VOID, OrderResult
+from .results import VOID, OrderResult, Tally
 
 if TYPE_CHECKING:
     from .board import Board
@@ -48,22 +47,6 @@ def adjustment_counts(board: Board, position: Position) -> dict[str, int]:
     for unit in position.units.values():
         counts[unit.power] = counts.get(unit.power, 0) - 1
     return counts
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """One power's numbers in a position, as the judge counts them (the count table of
-    result mails and ``LIST``, the picture's legend): its centres (:func:`centre_counts`),
-    its units (dislodged ones not counted) and ``adjustment``, centres minus units
-    (:func:`adjustment_counts`: positive, builds; negative, removals)."""
-
-    power: str
-    centres: int
-    units: int
-
-    @property
-    def adjustment(self) -> int:
-        return self.centres - self.units
 
 
 def tally(board: Board, position: Position) -> tuple[Tally, ...]:

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .orders import Order, Waive
 from .position import Dislodged, Position, Unit
 
-if TYPE_CHECKING:
-    from .adjustments import Tally
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """One power's numbers in a position, as the judge counts them (the count table of
+    result mails and ``LIST``, the picture's legend): its centres (:func:`judge.engine.adjustments.centre_counts`),
+    its units (dislodged ones not counted) and ``adjustment``, centres minus units
+    (:func:`judge.engine.adjustments.adjustment_counts`: positive, builds; negative, removals)."""
+
+    power: str
+    centres: int
+    units: int
+
+    @property
+    def adjustment(self) -> int:
+        return self.centres - self.units
+
 
 # The classic notes printed after an order, as njudge writes them: (*bounce, dislodged*).
 BOUNCE = "bounce"

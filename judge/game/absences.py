@@ -38,6 +38,7 @@ from .. import render
 from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
 from .clocks import Clock, fit_deadline, fit_within
 from .deadlines import DeadlineError, parse_date
+from .errors import GameError
 from .view import GameView
 
 MAX_PENDING = 3
@@ -48,7 +49,7 @@ _TO = re.compile(r"\s+to\s+", re.IGNORECASE)
 _TIME = re.compile(r"\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}[ t]\d")
 
 
-class AbsenceError(ValueError):
+class AbsenceError(GameError):
     """An absence that cannot be set or cancelled; the message is for the sender."""
 
 

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from .. import render
+from .errors import GameError
 
 KINDS = ("M", "R", "B")
 KIND_WORDS = {"M": "Move", "R": "Retreat", "B": "Adjust"}
@@ -33,7 +34,7 @@ DAY_LETTERS = "SMTWTFS"
 NOON = time(12, 0)
 
 
-class ClockError(ValueError):
+class ClockError(GameError):
     """A clock setting that cannot be read; the message is for the master."""
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from .. import render
 from ..engine import ARMY, FLEET, Map, OrderError, Position, province_of
 from ..engine.parser import find_location
+from .errors import GameError
 
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 #: How deep parentheses, NOT and IF may nest, and how many tests one condition may join: far
@@ -43,7 +44,7 @@ _TYPES = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 _JOINS = ("AND", "OR")
 
 
-class ConditionError(ValueError):
+class ConditionError(GameError):
     """A condition that cannot be read; the message is for the player."""
 
 

@@ -32,6 +32,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
 from .. import render
+from .errors import GameError
 
 DEFAULT_TIME = time(23, 30)
 LATEST_YEAR = 2100
@@ -46,7 +47,7 @@ _ISO = re.compile(
 _OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
 
 
-class DeadlineError(ValueError):
+class DeadlineError(GameError):
     """A date that cannot be read or is not acceptable; the message is for the player."""
 
 

@@ -33,6 +33,7 @@ from ..config import Config
 from ..engine import centre_counts
 from ..store.games import PLAYER, Player
 from . import ending
+from .errors import GameError
 from .mails import Mail
 from .takeover import alive_powers
 from .view import GameView
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 ALL_SURVIVORS, WITH_ME, WITHOUT_ME, ONLY_ME, WITHDRAWN = "all", "with_me", "without_me", "only_me", "withdrawn"
 
 
-class DrawError(ValueError):
+class DrawError(GameError):
     """A vote the game does not allow, or a list that cannot be read; the message is for the voter."""
 
 

@@ -60,6 +60,7 @@ from ..engine.validation import check_order
 from ..store.games import ACTIVE, Player
 from ..store.held import FutureOrders
 from . import conditions, lateness, orders
+from .errors import GameError
 from .mails import Mail, context
 from .orders import LineResult
 from .view import GameView
@@ -69,7 +70,7 @@ log = logging.getLogger(__name__)
 MAX_YEARS = 5
 
 
-class FutureError(ValueError):
+class FutureError(GameError):
     """A ``PHASE`` line the judge cannot take; the message is for the player."""
 
 

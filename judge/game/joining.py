@@ -36,6 +36,7 @@ from . import botseats, notices, records
 from .assign import assign, seed_for
 from .botseats import BOT, HOLD
 from .clocks import clocks_to_json, default_clocks
+from .errors import GameError
 from .lateness import start_clock
 from .mails import Mail
 from .press_rules import PressRules, PressSettingError, apply_settings, rules_of, store_rules
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[a-z0-9]{1,8}$")
 
 
-class JoinError(ValueError):
+class JoinError(GameError):
     """A game that cannot be created or joined; the message is for the sender."""
 
 

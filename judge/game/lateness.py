@@ -19,7 +19,7 @@ who is late (njudge ``data/deadlines``).
   phase is processed after the clock's ``delay``; a mail within the delay may still change
   orders, and orders that are no longer all in stop it.
 - At the deadline a phase whose orders are all in is processed. Otherwise the lateness
-  notices go out (:mod:`.reminders`) and the judge waits until the orders are in or grace
+  notices go out (:mod:`.late_notices`) and the judge waits until the orders are in or grace
   ends. Then an NMR game is processed with whatever orders are in (civil-disorder defaults)
   and each late player has missed the phase; in a NoNMR game each late player's power is
   abandoned (:func:`abandon_late`) and offered for takeover.
@@ -34,6 +34,7 @@ who is late (njudge ``data/deadlines``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from datetime import datetime, timedelta, tzinfo
 
@@ -41,6 +42,20 @@ from ..store.games import ABANDONED, PLAYER, Game, Player
 from . import absences, botseats, orders
 from .clocks import deadline_after, grace_after
 from .view import GameView
+
+#: Lateness notices come once a day during grace, then every two days while the game waits
+#: for replacements (njudge).
+NOTICE_EVERY = timedelta(hours=24)
+WAITING_EVERY = timedelta(hours=48)
+
+
+def notice_moment(deadline: datetime, grace_end: datetime, count: int) -> datetime:
+    """When the lateness notice number ``count`` (0: the deadline's) of a phase is due: the
+    deadline and each day of grace after it, then the end of grace and every two days after."""
+    in_grace = max(0, math.ceil((grace_end - deadline) / NOTICE_EVERY))
+    if count < in_grace:
+        return deadline + count * NOTICE_EVERY
+    return grace_end + (count - in_grace) * WAITING_EVERY
 
 
 def start_clock(view: GameView, now: datetime, tz: tzinfo) -> None:

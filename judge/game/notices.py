@@ -4,7 +4,7 @@ changes, deadline changes and settings.
 Each function returns :class:`~judge.game.mails.Mail` values for the caller to queue; the
 texts come from :mod:`judge.render`, each in its readers' zones and, in a gunboat game,
 without the players' addresses for those who may not see them (:func:`.mails.per_zone`);
-the lateness notices are :mod:`.reminders`'. Mail kinds (the outbox's ``kind``): ``start``,
+the lateness notices are :mod:`.late_notices`'. Mail kinds (the outbox's ``kind``): ``start``,
 ``selected`` (a power given to one player), ``late`` (a late player's notice: private, not
 in HISTORY), ``private`` (to a few, not in HISTORY) and ``notice`` (everything the whole
 game may read; in HISTORY, as njudge keeps them).

@@ -28,6 +28,7 @@ from ..render.pictures import phase_picture, svg_to_png
 from ..store.games import Player, phase_records
 from ..store.mail import File, complete_attachment, waiting_attachments
 from ..worker import WakeLoop
+from .errors import GameError
 from .view import GameView, entries_from_json
 
 PNG = "image/png"
@@ -77,7 +78,7 @@ def wants_pictures(view: GameView, reader: Player) -> bool:
     return view.game.pictures and reader.pictures
 
 
-class PhaseUnknown(LookupError):
+class PhaseUnknown(GameError, LookupError):
     """``GET MAP`` of a phase the game has not played; the message is for the sender."""
 
 

@@ -31,7 +31,16 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..ratings import fresh
-from ..store.games import ELIMINATED, FINISHED, PLAYER, RESIGNED, Game, Player, players_with_address
+from ..store.games import (
+    ELIMINATED,
+    FINISHED,
+    PLAYER,
+    RESIGNED,
+    Game,
+    Player,
+    PlayerStatus,
+    players_with_address,
+)
 from . import lateness, orders, ratings
 from .view import GameView
 
@@ -103,7 +112,7 @@ def of_places(address: str, places: list[Player]) -> Record:
         late_notices=sum(p.late_notices for p in rows),
         started=sum(1 for p in rows if not p.took_over and p.game.position is not None),
         taken_over=sum(1 for p in rows if p.took_over),
-        finished=sum(1 for p in rows if p.game.status == FINISHED and p.status in ("active", ELIMINATED)),
+        finished=sum(1 for p in rows if p.game.status == FINISHED and p.status in (PlayerStatus.ACTIVE, ELIMINATED)),
         abandoned=sum(p.abandonments for p in rows),
         resigned=sum(1 for p in rows if p.status == RESIGNED),
     )

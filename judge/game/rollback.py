@@ -34,10 +34,11 @@ from sqlalchemy import delete
 from .. import render
 from ..config import Config
 from ..engine import Phase, PhaseError, Position
-from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
+from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, PlayerStatus, phase_records
 from ..store.mail import withdraw_mails
 from . import draws, lateness, ratings
 from .ending import ENDING_KIND
+from .errors import GameError
 from .mails import Mail, per_zone
 from .takeover import alive_powers
 from .view import GameView, entries_from_json
@@ -46,7 +47,7 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-class RollbackError(ValueError):
+class RollbackError(GameError):
     """A rollback that cannot be done; the message is for the master."""
 
 
@@ -110,7 +111,7 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
     for p in view.members():
         p.wait = False
         if p.status == ELIMINATED and p.power in alive:
-            p.status = "active"
+            p.status = PlayerStatus.ACTIVE
     draws.clear_votes(view)
     game.deadline = game.grace = None  # the clock restarts from now: no floor from the withdrawn phases
     lateness.start_clock(view, now, game_zone(view.game, config))

@@ -42,7 +42,7 @@ from .disclosure import ANONYMOUS
 from .view import GameView
 
 #: How a player who no longer plays their power left it (``Player.status``).
-LEFT = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "eliminated"}
+LEFT: dict[str, str] = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "eliminated"}
 
 
 def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None = None,

@@ -32,7 +32,7 @@ from datetime import datetime
 
 from .. import render
 from ..config import Config
-from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
+from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player, PlayerStatus
 from ..store.passwords import check_password, hash_password
 from . import absences, botseats, disclosure, lateness, orders, records
 from .clocks import deadline_after, grace_after
@@ -96,7 +96,7 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
                     power=power.name, took_over=True)
         game.players.append(me)
     else:
-        old.status = "active"
+        old.status = PlayerStatus.ACTIVE
         me = old
     botseats.unseat(view, power.name)
     view.session.flush()

@@ -49,7 +49,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..config import Config
 from ..store import ratelimit
 from ..store.base import utcnow
-from ..store.mail import InboxMessage
+from ..store.mail import InboxMessage, InboxStatus
 from ..worker import WakeLoop
 from .loops import refusal_reason
 from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
@@ -112,7 +112,7 @@ def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> l
                 continue
             known.add(arrival.message_id)
             rows.append({"message_id": arrival.message_id, "envelope_sender": arrival.envelope_sender,
-                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": "new",
+                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": InboxStatus.NEW,
                          "attempts": 0})
             out.append(True)
         if rows:
@@ -167,8 +167,8 @@ _CLAIM_COLUMNS = (InboxMessage.id, InboxMessage.message_id, InboxMessage.envelop
                   InboxMessage.raw, InboxMessage.attempts, InboxMessage.next_attempt_at, InboxMessage.received_at)
 #: The rows a batch claims: new, or failed and due again, oldest first (made once).
 _CLAIM = (select(*_CLAIM_COLUMNS)
-          .where(or_(InboxMessage.status == "new",
-                     (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= bindparam("now"))))
+          .where(or_(InboxMessage.status == InboxStatus.NEW,
+                     (InboxMessage.status == InboxStatus.FAILED) & (InboxMessage.next_attempt_at <= bindparam("now"))))
           .order_by(InboxMessage.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
 #: How a handled row ends, for every row of a batch in one statement before its commit.
 _FINISH = (update(InboxMessage).where(InboxMessage.id == bindparam("row_id"))
@@ -253,8 +253,9 @@ class InboxProcessor:
                            received_at=row.received_at)
             sender = mail.sender or sender
             reason = refusal_reason(mail, row.envelope_sender, self.config)
+            status: str
             if reason:
-                status, note = "ignored", reason
+                status, note = InboxStatus.IGNORED, reason
             else:
                 verdict = self._take(session, mail, now)
                 counted = mail
@@ -287,12 +288,12 @@ class InboxProcessor:
         read = self.handler(session, self.config, mail, now) is not False
         if mail.over_limit and not read:
             told = "told once" if verdict == ratelimit.TELL else "already told"
-            return "ignored", f"over {limit} mails a minute ({told})"
+            return InboxStatus.IGNORED, f"over {limit} mails a minute ({told})"
         if mail.over_limit:
-            return "done", f"over {limit} mails a minute from the address, read as its sender proved who they are"
+            return InboxStatus.DONE, f"over {limit} mails a minute from the address, read as its sender proved who they are"
         if mail.unreadable:
-            return "done", f"unreadable: {mail.unreadable}"
-        return "done", None
+            return InboxStatus.DONE, f"unreadable: {mail.unreadable}"
+        return InboxStatus.DONE, None
 
     def _tell(self, session: Session, mail: IncomingMail, now: datetime) -> None:
         """Answer a mail the judge could not act on (``on_failure``), in the row's savepoint;
@@ -318,8 +319,8 @@ class InboxProcessor:
             return attempts, "quarantined", note, row.next_attempt_at
         if attempts >= self.config.inbox_max_attempts:
             log.error("mail %s quarantined after %d failed attempts: %s", row.message_id, attempts, note)
-            return attempts, "quarantined", note, row.next_attempt_at
-        return attempts, "failed", note, now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (attempts - 1))
+            return attempts, InboxStatus.QUARANTINED, note, row.next_attempt_at
+        return attempts, InboxStatus.FAILED, note, now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (attempts - 1))
 
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""

@@ -12,7 +12,7 @@ from .catalogue import CATALOGUE, Entry
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import refusal, section
 from .formats import ALLOWED_NOTES, format_deadline, time_left
-from .lateness import absence_mail, late_mail, member_changed_mail, reminder_mail, waiting_mail
+from .late_notices import late_mail, reminder_mail, waiting_mail
 from .listing import (
     GameLine,
     HelpTopicError,
@@ -30,12 +30,14 @@ from .listing import (
 )
 from .notices import (
     PressHeader,
+    absence_mail,
     diaries_mail,
     eject_mail,
     future_orders_mail,
     game_end_mail,
     game_start_mail,
     game_state_mail,
+    member_changed_mail,
     notices_mail,
     postal_press_mail,
     press_mail,

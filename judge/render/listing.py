@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import format_datetime
 
-from ..engine.adjustments import Tally
 from ..engine.phase import KIND_NAMES, Phase
 from ..engine.position import Position
+from ..engine.results import Tally
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import render, templates_dir
 from .notices import position_groups

@@ -290,3 +290,19 @@ def future_orders_mail(ctx: GameContext, power: str, *, applied: bool, sections:
                   dropped=list(dropped), errors=errors)
     flag = " [Error Flag]" if errors else ""
     return Rendered(f"{ctx.subject_prefix} Orders Entered in Advance: {power}{flag}", body)
+
+
+def absence_mail(ctx: GameContext, who: str, address: str, starts: datetime, ends: datetime, *,
+                 cancelled: bool, refused: str | None = None) -> Rendered:
+    """To the master: ``who`` (a power) at ``address`` declared, cancelled or asked for (over
+    the game's limit: ``refused`` says why) an absence."""
+    body = render("master/absence", header=ctx.header, game=ctx.game, who=who, address=address,
+                  starts=ctx.when(starts), ends=ctx.when(ends), cancelled=cancelled, refused=refused)
+    what = "Absence Cancelled" if cancelled else "Absence Request" if refused else "Absence"
+    return Rendered(f"{ctx.subject_prefix} {what}: {who}", body)
+
+
+def member_changed_mail(ctx: GameContext, who: str, address: str, old: str) -> Rendered:
+    """To the master: a member's mail for the game now goes to ``address`` (SET ADDRESS)."""
+    body = render("master/member_changed", header=ctx.header, game=ctx.game, who=who, address=address, old=old)
+    return Rendered(f"{ctx.subject_prefix} Address Changed: {who}", body)

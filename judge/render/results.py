@@ -12,13 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..engine.adjustments import Tally
 from ..engine.map import UNIT_NAMES, Map
 from ..engine.notation import adjective, describe
 from ..engine.orders import Disband, Move
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.position import Dislodged, Position, Unit
-from ..engine.results import BOUNCE, NO_CONVOY, VOID, Adjudication, OrderResult
+from ..engine.results import BOUNCE, NO_CONVOY, VOID, Adjudication, OrderResult, Tally
 from .context import GameContext, Rendered
 from .environment import render
 

@@ -31,7 +31,7 @@ from ..render.links import game_path, phase_path, ratings_path
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
-from ..store.games import Game
+from ..store.games import Game, Role
 from ..store.pictures import mailed_png, store_picture, stored_picture
 from ..store.ratings import OVERALL
 from . import archive
@@ -165,7 +165,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
 def _game_line(session: Session, game: Game) -> dict[str, object]:
     board = archive.game_board(game).map
     return {"name": game.name, "map": board.title, "status": game.status, "phase": game.phase or "",
-            "players": sum(1 for p in game.players if p.role == "player" and p.active)}
+            "players": sum(1 for p in game.players if p.role == Role.PLAYER and p.active)}
 
 
 def serve(config: Config) -> None:

@@ -35,7 +35,7 @@ from ..game.view import entries_from_json
 from ..maps import load_board
 from ..render.pictures import DRAWING
 from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
-from ..store.mail import OutboxMessage
+from ..store.mail import OutboxMessage, OutboxStatus
 from ..store.pictures import picture_key
 
 
@@ -96,7 +96,7 @@ def find_public_game(session: Session, name: str) -> Game | None:
 
 def _sent_results(session: Session, game: Game) -> set[str]:
     stmt = select(OutboxMessage.phase).where(
-        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent",
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == OutboxStatus.SENT,
         OutboxMessage.withdrawn_at.is_(None))
     return {p for p in session.scalars(stmt) if p}
 
@@ -105,7 +105,7 @@ def withdrawn_results(session: Session, game: Game) -> list[Withdrawn]:
     """The mailed results that a rollback withdrew, oldest first."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.archived.is_(True),
-        OutboxMessage.status == "sent", OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
+        OutboxMessage.status == OutboxStatus.SENT, OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
     cal = calendar_of(game_board(game))
     return [Withdrawn(row.phase or "", cal.long_name(Phase.parse(row.phase)) if row.phase else "", row.created_at,
                       row.withdrawn_at, public_text(row.body))
@@ -138,7 +138,7 @@ def public_press(session: Session, game: Game, phase: str) -> list[tuple[datetim
     (what its players read), addresses hidden."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "press", OutboxMessage.phase == phase,
-        OutboxMessage.archived.is_(True), OutboxMessage.status == "sent").order_by(OutboxMessage.id)
+        OutboxMessage.archived.is_(True), OutboxMessage.status == OutboxStatus.SENT).order_by(OutboxMessage.id)
     return [(row.created_at, public_text(row.body)) for row in session.scalars(stmt)]
 
 

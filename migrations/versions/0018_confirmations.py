@@ -1,8 +1,8 @@
 """Requests waiting for an address to confirm it wants the judge's mail: OBSERVE and SET
 ADDRESS take effect only when the address answers (``judge.store.confirmations``).
 
-Revision ID: 0017_confirmations
-Revises: 0016_ratings
+Revision ID: 0018_confirmations
+Revises: 0017_due_at
 Create Date: 2026-12-03
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017_confirmations"
-down_revision = "0016_ratings"
+revision = "0018_confirmations"
+down_revision = "0017_due_at"
 branch_labels = None
 depends_on = None
 
