@@ -40,7 +40,7 @@ from .mail.listener import start_listener
 from .mail.sender import Sender
 from .mail.transport import Transport
 from .scheduler import GAME_QUEUE, DueQueue
-from .store import queues, ratelimit
+from .store import confirmations, queues, ratelimit
 from .store.base import make_engine, make_sessionmaker, utcnow
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,7 @@ class JudgeServer:
             count = queues.counts(session)
             inbox, outbox = queues.oldest_waiting(session)
             ratelimit.prune(session, utcnow(), 3600)
+            confirmations.prune(session, utcnow())
         now = utcnow()
 
         def age(when: object) -> str:

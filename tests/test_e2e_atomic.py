@@ -87,12 +87,13 @@ class Failing:
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> bool:
         first = mail.message_id not in self.calls
         self.calls.append(mail.message_id)
-        handle_mail(session, config, mail, now)
+        read = handle_mail(session, config, mail, now)
         if "boom" in mail.text or (mail.subject == "fail once" and first):
             raise RuntimeError("the handler broke")
+        return read
 
 
 @pytest.fixture

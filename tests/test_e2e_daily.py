@@ -127,7 +127,7 @@ def test_a_second_signon_to_a_forming_game_takes_no_second_seat(live: LiveJudge)
 
 def test_observers_cannot_hold_the_game_vote_or_order(live: LiveJudge) -> None:
     start_game(live, "obs")
-    live.reply("watcher@players.test", "observe obs secret")
+    live.observe("watcher@players.test", "obs", "secret")
     reply = live.reply("watcher@players.test", "signon Oobs secret\nset wait\nset draw\nA par - bur")
     assert "Observers cannot use SET WAIT." in reply.body
     assert "Observers cannot vote for a draw." in reply.body
@@ -180,14 +180,15 @@ def test_a_warning_is_not_an_error(live: LiveJudge) -> None:
 
 def test_eject_an_observer_and_every_power_of_an_address(live: LiveJudge) -> None:
     powers = start_game(live, "ej")
-    live.reply("watcher@players.test", "observe ej secret")
+    live.observe("watcher@players.test", "ej", "secret")
     mails = live.mail(GM, "signon Mej gmpw\neject watcher@players.test", expect=1 + 2)
     told = [m for m in mails if not m.subject.startswith("Re:")]
     assert sorted(m.to for m in told) == sorted(["watcher@players.test", GM])
     assert all("without a player" not in m.body for m in told)
     # One address comes to hold two powers (njudge lets nobody take over a second power, but
     # a player may move their mail to an address that plays another: a household).
-    live.mail(powers["Russia"], f"signon Rej pw\nset address {powers['France']}", expect=2 + 1)
+    mails = live.mail(powers["Russia"], f"signon Rej pw\nset address {powers['France']}", expect=2)
+    live.confirm(powers["France"], next(m for m in mails if m.to == powers["France"]), expect=2)
     mails = live.mail(GM, f"signon Mej gmpw\neject {powers['France']}", expect=1 + EVERYONE - 1)
     reply = next(m for m in mails if m.to == GM and m.subject.startswith("Re:"))
     assert "as France" in reply.body and "as Russia" in reply.body

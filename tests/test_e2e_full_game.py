@@ -372,7 +372,7 @@ def signon(live: LiveJudge, passwords: dict[str, str], power: str) -> str:
 def start(live: LiveJudge) -> dict[str, str]:
     """CREATE, an observer, seven players; the passwords by power."""
     assert "has been created" in live.reply(GM, f"create ?{GAME} gmpw standard").body
-    assert "observing" in live.reply(OBS, f"observe {GAME} obspw").body
+    assert "observing" in live.observe(OBS, GAME, "obspw").body
     for power in POWERS[:-1]:
         live.reply(ADDR[power], f"signon ?{GAME} pw\nset preference {power[0]}")
     mails = live.mail(ADDR[POWERS[-1]], f"signon ?{GAME} pw\nset preference {POWERS[-1][0]}",

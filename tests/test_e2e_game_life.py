@@ -58,7 +58,7 @@ def test_a_standard_game_from_start_to_a_nodias_draw(live: LiveJudge) -> None:
     reply = reply_among(live.mail(GM, "signon Mlife gmpw\nset nodias", expect=2), GM)
     assert "Game 'life' is NoDIAS" in reply.body and "draw votes" not in reply.body, "no votes to drop yet"
     powers = start_game(live, "life", existing=True)
-    live.reply(OBS, "observe life secret")
+    live.observe(OBS, "life", "secret")
 
     # -- Spring 1901: an absence, orders for the fall entered in advance, a late Turkey ------
     first, last = clock.now() + timedelta(days=1), clock.now() + timedelta(days=5)

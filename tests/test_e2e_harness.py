@@ -9,6 +9,7 @@ Message-ID.
 from __future__ import annotations
 
 import asyncio
+import re
 import smtplib
 import threading
 import time
@@ -56,6 +57,7 @@ class Mail:
     subject: str
     body: str
     in_reply_to: str
+    reply_to: str = ""
 
     @classmethod
     def of(cls, captured: Captured) -> Mail:
@@ -63,7 +65,8 @@ class Mail:
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if body is not None else ""
         text = text.replace("\r\n", "\n")
-        return cls(",".join(captured.rcpt_tos), str(msg["Subject"]), text, str(msg.get("In-Reply-To", "")))
+        return cls(",".join(captured.rcpt_tos), str(msg["Subject"]), text, str(msg.get("In-Reply-To", "")),
+                   str(msg.get("Reply-To", "")))
 
 
 class LiveJudge:
@@ -95,18 +98,18 @@ class LiveJudge:
         self._thread.join(5)
 
     def send(self, sender: str, text: str, *, subject: str = "orders", headers: dict[str, str] | None = None,
-             envelope: str | None = None) -> str:
-        """Send one mail to the judge; its Message-ID."""
+             envelope: str | None = None, to: str = JUDGE) -> str:
+        """Send one mail to the judge (at ``to``: its address, or a tagged one); its Message-ID."""
         msg = EmailMessage()
         msg["From"] = sender
-        msg["To"] = JUDGE
+        msg["To"] = to
         msg["Subject"] = subject
         msg["Message-ID"] = mid = make_msgid(domain="players.test")
         for key, value in (headers or {}).items():
             msg[key] = value
         msg.set_content(text)
         with smtplib.SMTP("127.0.0.1", self.config.smtp_port, timeout=10) as smtp:
-            smtp.send_message(msg, from_addr=sender if envelope is None else envelope, to_addrs=[JUDGE])
+            smtp.send_message(msg, from_addr=sender if envelope is None else envelope, to_addrs=[to])
         return mid
 
     def mail(self, sender: str, text: str, *, expect: int = 1, timeout: float = 15.0) -> list[Mail]:
@@ -151,6 +154,24 @@ class LiveJudge:
         replies = [m for m in mails if m.subject.startswith("Re:") and m.to == sender]
         assert len(replies) == 1, [(m.to, m.subject) for m in mails]
         return replies[0]
+
+    def answers(self, message_id: str) -> list[Mail]:
+        """Every mail the relay holds that answers the mail ``message_id`` (after :meth:`settle`)."""
+        return [m for m in map(Mail.of, self.relay.messages) if m.in_reply_to == message_id]
+
+    def confirm(self, address: str, asked: Mail, *, expect: int = 1) -> list[Mail]:
+        """Confirm the request ``asked`` (the judge's confirmation mail) from ``address`` the
+        way a person does: a mail with the line ``CONFIRM <token>`` it names; the ``expect``
+        mails that causes (the reply first among them, and any notice of the change)."""
+        token = re.search(r"^\s*CONFIRM (\S+)\s*$", asked.body, re.MULTILINE)
+        assert token is not None, asked.body
+        return self.mail(address, f"confirm {token.group(1)}", expect=expect)
+
+    def observe(self, address: str, game: str, password: str) -> Mail:
+        """``address`` observes ``game``: the OBSERVE mail, its confirmation, confirmed; the
+        reply to the confirmation (it says the address is observing)."""
+        asked = self.reply(address, f"observe {game} {password}")
+        return self.confirm(address, asked)[0]
 
     def password(self, game: str, power: str, candidates: tuple[str, ...] = ("pw",)) -> str:
         """The password ``power`` signed on with: the one of ``candidates`` its stored hash matches."""

@@ -34,7 +34,7 @@ def short(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
 
 @pytest.fixture
 def busy(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
-    """A judge that lets four mails a minute reach one game."""
+    """A judge that lets four mails a minute from observers and strangers reach one game."""
     yield from _judge(database_url, tmp_path, game_mails_per_minute=4)
 
 
@@ -85,16 +85,18 @@ def test_press_over_the_size_cap_is_refused(small: LiveJudge) -> None:
 
 
 def test_a_game_over_its_mail_rate_answers_once_then_not(busy: LiveJudge) -> None:
-    """Four mails a minute to one game, from anyone: the create and three sign-ons go
-    through, the next mail is answered once, the ones after it not at all."""
+    """Four mails a minute to one game from observers and strangers: four OBSERVE requests
+    get their confirmation, the next mail is answered once, the ones after it not at all;
+    the master's own mail is counted apart and still read (issue 23, item 7)."""
     busy.reply(GM, "create ?busy gmpw")
     for n in range(8):
-        busy.send(f"p{n}@players.test", f"signon ?busy pw{n}")
+        busy.send(f"p{n}@players.test", f"observe busy pw{n}")
     busy.settle()
     replies = busy.collect(len(busy.relay.messages) - busy._seen)
     told = [m for m in replies if "has had more than 4 mails in the last minute" in m.body]
     assert len(told) == 1, "one clear reply when the limit is reached"
-    joined = [m for m in replies if "selected to play a power in game 'busy'" in m.body]
-    assert 3 <= len(joined) <= 4 and len(replies) == len(joined) + 1, "no reply storm"
-    listing = busy.reply("someone@players.test", "list busy").body
-    assert listing.count("@players.test") == 1 + len(joined), "the refused sign-ons changed nothing"
+    asked = [m for m in replies if "CONFIRM c" in m.body]
+    assert 4 <= len(asked) <= 5 and len(replies) == len(asked) + 1, "no reply storm"
+    reply = busy.reply(GM, "signon Mbusy gmpw\nlist busy")
+    assert "[Error Flag]" not in reply.subject, reply.body
+    assert reply.body.count("@players.test") == 1, "the refused requests changed nothing"

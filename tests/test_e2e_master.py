@@ -99,7 +99,7 @@ def test_become_promote_and_two_masters(live: LiveJudge) -> None:
     assert "The rest of this mail acts as France" in reply.body and "Army Paris -> Burgundy." in reply.body
     assert "used BECOME France: this is a copy" in copy.body and "Army Paris -> Burgundy." in copy.body
     assert "is not an observer" in live.reply(GM, "signon Mact gmpw\npromote obs@players.test").body
-    live.reply("obs@players.test", "observe act opw")
+    live.observe("obs@players.test", "act", "opw")
     mails = live.mail(GM, "signon Mact gmpw\npromote obs@players.test", expect=3)
     assert sorted(m.to for m in mails if "Master Promoted" in m.subject) == [GM, "obs@players.test"]
     mails = live.mail("obs@players.test", "signon Mact opw\npause", expect=1 + EVERYONE + 1)

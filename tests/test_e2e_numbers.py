@@ -210,7 +210,7 @@ def test_one_notice_per_master_mail_per_reader(live: LiveJudge) -> None:
     live.quiet()
     assert mails[0].subject.startswith("Re:"), mails[0].subject
     powers = start_game(live, "one", existing=True)
-    live.reply("obs@players.test", "observe one opw")
+    live.observe("obs@players.test", "one", "opw")
     live.mail(GM, "signon Mone gmpw\npause", expect=1 + EVERYONE + 1)
     readers = [GM, "obs@players.test", *powers.values()]
     text = "signon Mone gmpw\nresume\nset moves next 48\npromote obs@players.test\neject France"

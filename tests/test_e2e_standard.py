@@ -63,7 +63,7 @@ def _phase(live: LiveJudge, orders: dict[str, str]) -> list:
 def test_standard_game(live: LiveJudge) -> None:
     reply = live.reply(GM, "CREATE ?std gmpw standard")
     assert "Game 'std' has been created" in reply.body
-    reply = live.reply(OBS, "observe std obspw")
+    reply = live.observe(OBS, "std", "obspw")
     assert "observing" in reply.body
     for power in POWERS[:-1]:
         reply = live.reply(ADDR[power], f"signon ?std pw\nset preference {power[0]}\nsignoff\n-- \nmy sig")

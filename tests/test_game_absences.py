@@ -86,7 +86,8 @@ def test_limits_three_pending_and_bad_dates(judge: Judge) -> None:
     assert "The end of the absence is not after its start; nothing was set." in body
     assert "Cannot read 'someday'" in body
     assert len(_absences(judge)) == 3
-    reply = judge.reply("watch@example.org", "observe dt pw\nset absence 5 Jul")
+    judge.observe("watch@example.org", "dt", "pw")
+    reply = judge.reply("watch@example.org", "signon Odt pw\nset absence 5 Jul")
     assert "Observers cannot set an absence." in reply.body
 
 

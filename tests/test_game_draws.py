@@ -52,7 +52,7 @@ def test_no_draw_withdraws_and_votes_clear_each_phase(judge: Judge) -> None:
 
 def test_only_players_vote_and_abandoned_powers_hold_the_draw_up(judge: Judge) -> None:
     start_standard(judge)
-    judge.mail("obs@example.org", "observe dt opw")
+    judge.observe("obs@example.org", "dt", "opw")
     reply = judge.reply("obs@example.org", "signon Odt opw\nset draw")
     assert "Observers cannot vote for a draw." in reply.body and "[Error Flag]" in reply.subject
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset draw")

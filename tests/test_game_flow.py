@@ -34,7 +34,7 @@ def test_game_starts_with_preferences(judge: Judge) -> None:
 
 def test_start_mail_to_everyone(judge: Judge) -> None:
     judge.mail("gm@example.org", "create ?dt gmpw")
-    judge.mail("obs@example.org", "observe dt secret")
+    judge.observe("obs@example.org", "dt", "secret")
     for i in range(6):
         judge.mail(f"p{i}@example.org", f"signon ?dt pw{i}")
     rows = judge.mail("p6@example.org", "signon ?dt pw6")

@@ -3,6 +3,7 @@ SQLite file, and the outbox rows each one queued come back."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from email.message import Message
 from itertools import count
@@ -55,6 +56,18 @@ class Judge:
         replies = [r for r in self.mail(sender, text) if r.kind == "reply"]
         assert len(replies) == 1, replies
         return replies[0]
+
+    def confirm(self, address: str, asked: OutboxMessage) -> list[OutboxMessage]:
+        """Confirm the request ``asked`` (the judge's confirmation mail to ``address``) from
+        that address, as a person does: a mail with the ``CONFIRM <token>`` line it holds."""
+        token = re.search(r"^\s*CONFIRM (\S+)\s*$", asked.body, re.MULTILINE)
+        assert token is not None and asked.to_addr == address, asked.body
+        return self.mail(address, f"confirm {token.group(1)}")
+
+    def observe(self, address: str, game: str, password: str) -> OutboxMessage:
+        """``address`` observes ``game``: OBSERVE, then its confirmation; the reply to that."""
+        asked = self.reply(address, f"observe {game} {password}")
+        return next(r for r in self.confirm(address, asked) if r.kind == "reply")
 
     def since(self, last: int) -> list[OutboxMessage]:
         with self.factory() as s:

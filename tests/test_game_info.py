@@ -50,7 +50,7 @@ def test_list_full_and_nolist(judge: Judge) -> None:
 
 def test_whogame(judge: Judge) -> None:
     start_standard(judge)
-    judge.mail("obs@example.org", "observe dt opw")
+    judge.observe("obs@example.org", "dt", "opw")
     body = judge.reply("any@example.org", "whogame dt").body
     assert re.search(r"Master:\s+gm@example\.org\n\s+joined ", body)
     assert re.search(r"France:\s+p2@example\.org\n\s+joined .*; 0 deadlines missed", body)
@@ -184,7 +184,7 @@ def test_promote_an_observer_to_master(judge: Judge) -> None:
     start_standard(judge)
     reply = judge.reply(GM, "signon Mdt gmpw\npromote obs@example.org")
     assert "is not an observer of game 'dt'" in reply.body and "[Error Flag]" in reply.subject
-    judge.mail("obs@example.org", "observe dt opw")
+    judge.observe("obs@example.org", "dt", "opw")
     rows = judge.mail(GM, "signon Mdt gmpw\npromote obs@example.org")
     mails = [r for r in rows if r.kind == "private"]
     assert sorted(r.to_addr for r in mails) == [GM, "obs@example.org"]

@@ -167,7 +167,7 @@ def test_white_press_is_the_default_and_partial_reaches_the_named_and_the_master
 
 
 def test_press_to_all_but_and_to_the_observers(judge: Judge) -> None:
-    judge.mail("obs@example.org", "observe dt obspw")
+    judge.observe("obs@example.org", "dt", "obspw")
     rows = _press(judge, "France", "press to all but gom")
     assert sorted(r.to_addr for r in _press_rows(rows)) == [
         "gm@example.org", "p0@example.org", "p1@example.org", "p2@example.org", "p4@example.org",

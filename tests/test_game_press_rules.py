@@ -180,7 +180,7 @@ def test_postal_press_in_a_game_without_other_press(judge: Judge) -> None:
 
 
 def test_observer_press_settings(judge: Judge) -> None:
-    judge.mail(OBSERVER, "observe dt obspw")
+    judge.observe(OBSERVER, "dt", "obspw")
 
     def observer(head: str) -> list[OutboxMessage]:
         return judge.mail(OBSERVER, f"signon odt obspw\n{head}\nWatching.\nendpress")

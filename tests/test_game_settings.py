@@ -51,7 +51,11 @@ def test_set_address_without_an_address_takes_the_mails_reply_address(judge: Jud
     rows = judge.since(last)
     reply = next(r for r in rows if r.kind == "reply")
     assert reply.to_addr == "second@example.org", "the last Reply-To"
-    assert "goes to second@example.org from now on" in reply.body
+    assert "A confirmation was sent to second@example.org" in reply.body
+    assert _france(judge).email == "p2@example.org", "not before the new address confirms"
+    asked = next(r for r in rows if r.kind == "private")
+    rows = judge.confirm("second@example.org", asked)
+    assert "goes to second@example.org from now on" in next(r for r in rows if r.kind == "reply").body
     assert _france(judge).email == "second@example.org"
     assert any(r.to_addr == GM and "now receives the game's mail at second@example.org" in r.body for r in rows)
     rows = judge.mail("p2@example.org", f"signon Fdt {pw}\nA par h")

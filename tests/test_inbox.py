@@ -41,12 +41,16 @@ class Echo:
         self.seen: list[str] = []
         self.fail_on = fail_on
 
-    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    def __call__(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> bool:
+        """Mail over the sender's limit is not read: the first is answered, the next ones not."""
+        if mail.over_limit == "quiet":
+            return False
         self.seen.append(mail.text)
         queue_mail(session, mail.sender, f"Re: {mail.subject}", mail.text, in_reply_to=mail.message_id,
                    game="g1")
         if self.fail_on and self.fail_on in mail.text:
             raise ValueError("bad command")
+        return not mail.over_limit
 
 
 def rows(factory: sessionmaker[Session]) -> list[InboxMessage]:

@@ -50,8 +50,12 @@ def send(port: int, raw: bytes, mail_from: str = "ann@example.org") -> None:
         smtp.sendmail(mail_from, ["judge@example.org"], raw)
 
 
-def echo(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
-    queue_mail(session, mail.sender, f"Re: {mail.subject}", mail.text, in_reply_to=mail.message_id)
+def echo(session: Session, config: Config, mail: IncomingMail, now: datetime) -> bool:
+    """Answer the mail with its text; mail over the sender's limit is not read (the first is
+    answered, the next ones not)."""
+    if mail.over_limit != "quiet":
+        queue_mail(session, mail.sender, f"Re: {mail.subject}", mail.text, in_reply_to=mail.message_id)
+    return not mail.over_limit
 
 
 def count(url: str, model: type, *where: object) -> int:

@@ -22,6 +22,14 @@ written before BECOME). In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
+Identity before limits: a mail over its From address's rate limit (the inbox flags it
+``over_limit``) is read only when it proves who sent it (a correct sign-on, a reply address,
+a good CONFIRM token), as anyone can forge a From header; else it is undone and answered
+once, then not. A signed-on mail is counted in its signer's own bucket (a player's or
+master's ``member:<id>``; observers and strangers share the game's ``game:<name>``), so no
+one else's mails can use it up. A mail sent to a confirmation address (``judge+c...@``) is
+read as ``CONFIRM <token>`` alone.
+
 The sender is the mail's reply address, as njudge reads it: the last ``Reply-To`` address,
 else the ``From`` address (bare addresses, never one inside a display name). A sign-on from
 an address other than the member's own (njudge: "If the SIGN ON command does not come from
@@ -36,12 +44,12 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from .. import render
 from ..config import Config
 from ..engine import Phase
-from ..game import disclosure, joining, notices, processing
+from ..game import disclosure, joining, notices, processing, tokens
 from ..game.mails import Mail, context, judge_context, queue
 from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
@@ -53,7 +61,7 @@ from .command import ORDERS, Command
 from .master import processed_text
 from .outcome import REFUSALS, Call, Copy, Identity, Outcome
 from .reading import read_commands
-from .replyplay import signed_by_reply
+from .replyplay import recipients_of, signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
 
 log = logging.getLogger(__name__)
@@ -114,6 +122,8 @@ class _Reply:
         self.about: GameView | None = None
         self.files: list[File] = []
         self.copies: list[Copy] = []
+        self.reply_to: str | None = None
+        self.proved = False
 
     def add(self, out: Outcome, written_for: Player | None = None) -> None:
         for section in out.reply:
@@ -130,6 +140,8 @@ class _Reply:
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
         self.about = self.about or out.about
         self.copies.extend(out.copies)
+        self.reply_to = out.reply_to or self.reply_to
+        self.proved = self.proved or out.proved
 
     def note(self, section: str, written_for: Player | None) -> None:
         """Add one section written for ``written_for``, if it fits."""
@@ -151,26 +163,34 @@ class _Reply:
         return sections, sum(n for n, w in self.error_writers if disclosure.may_share(game, w, reader))
 
 
-def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
-    """Apply the mail's commands and queue the one reply (see the module docstring)."""
+def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datetime) -> bool:
+    """Apply the mail's commands and queue the one reply (see the module docstring); whether
+    the mail was read. A mail over its address's limit (``over_limit``) is read only when it
+    proves who sent it: a correct sign-on, a reply address, a good CONFIRM token."""
     sender = reply_address(mail)
-    if mail.over_limit or mail.unreadable:
+    if mail.unreadable:
         _refuse_unread(session, config, mail)
-        return
+        return False
     if mail.received_at is not None:
         session.info[AS_OF] = mail.received_at
-    commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
+    token = tokens.confirmation_token(config, recipients_of(mail))
+    if token is not None:
+        commands, unread = [Command("CONFIRM", (token,), token, f"CONFIRM {token}", 1)], None
+    else:
+        commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
     reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
-    by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on)
+    by_reply = signed_by_reply(session, config, mail, commands, VOCABULARY.signs_on) if token is None else None
     if by_reply is not None:
         reply.add(by_reply.outcome, by_reply.identity.me if by_reply.identity is not None else None)
         if by_reply.identity is not None:
+            if not _within_own_limit(session, config, mail, by_reply.identity, now):
+                return False
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
     if identity is not None and _late(mail, identity):
         _answer_late(session, config, mail, identity.view)
-        return
+        return True
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -187,25 +207,34 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         if out.failed_signon:
             savepoint.rollback()
             forget_views(session)
-            _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
-            return
+            if mail.over_limit:
+                _refuse_unread(session, config, mail)
+                return False
+            if out.asked_of is not None and not _within_game_limit(session, config, mail, out.asked_of.name, now):
+                return False
+            _wrong_password(session, config, mail, out.failure)
+            return True
         if out.signed_on is not None and _late(mail, out.signed_on):
             savepoint.rollback()
             _answer_late(session, config, mail, out.signed_on.view)
-            return
-        if out.signed_on is not None:
-            verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
-            if verdict != ratelimit.ALLOW:
-                savepoint.rollback()
-                forget_views(session)
-                _game_over_limit(session, config, mail, out.signed_on.view.name, now)
-                return
+            return True
+        if out.signed_on is not None and not _within_own_limit(session, config, mail, out.signed_on, now,
+                                                               savepoint=savepoint):
+            return False
+        if out.asked_of is not None and not _within_game_limit(session, config, mail, out.asked_of.name, now,
+                                                               savepoint=savepoint):
+            return False
         reply.add(out, writer if writer is not None or out.signed_on is None else out.signed_on.me)
         reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
             reply.created = reply.created or cmd.verb == "CREATE"
+    if mail.over_limit and identity is None and not reply.proved:
+        savepoint.rollback()
+        forget_views(session)
+        _refuse_unread(session, config, mail)
+        return False
     savepoint.commit()
     view = identity.view if identity is not None else None
     if view is not None and mail.received_at is not None:
@@ -230,10 +259,58 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted,
                                  refused=reply.errors - reply.kept)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
-    answer = Mail.of(to, rendered, "reply", about, files=reply.files)
+    answer = Mail.of(to, rendered, "reply", about, files=reply.files, reply_to=reply.reply_to)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
     queue(session, _copies(config, ctx, reply, sections[len(reply.sections):], about))
     keep_views(session)
+    return True
+
+
+def _within_own_limit(session: Session, config: Config, mail: IncomingMail, identity: Identity, now: datetime, *,
+                      savepoint: SessionTransaction | None = None) -> bool:
+    """Count a signed-on mail in its signer's own bucket: a player's or master's is theirs
+    alone (``member:<id>``, at the per-address rate: nobody else's mail drains it), observers
+    share the game's bucket with strangers (``game:<name>``). Over it, the mail is undone
+    and answered once (False)."""
+    me = identity.became or identity.me
+    if me.role == OBSERVER:
+        return _within_game_limit(session, config, mail, identity.view.name, now, savepoint=savepoint)
+    key, limit = f"member:{me.id}", config.sender_mails_per_minute
+    verdict = _take(session, key, limit, now, savepoint)
+    if verdict == ratelimit.ALLOW:
+        return True
+    log.info("mail from %s as member %s: over %d mails a minute (%s)", mail.sender, me.id, limit, verdict)
+    if verdict == ratelimit.TELL:
+        _refuse_unread(session, config, replace(mail, over_limit=verdict))
+    return False
+
+
+def _within_game_limit(session: Session, config: Config, mail: IncomingMail, game: str, now: datetime, *,
+                       savepoint: SessionTransaction | None = None) -> bool:
+    """Count an observer's or a stranger's mail to ``game`` in the game's bucket (the
+    members have their own); over it, the mail is undone and only the first such mail is
+    answered, the next ones not: no reply storm (False)."""
+    limit = config.game_mails_per_minute
+    verdict = _take(session, f"game:{game}", limit, now, savepoint)
+    if verdict == ratelimit.ALLOW:
+        return True
+    log.info("mail from %s to game %s: over %d mails a minute (%s)", mail.sender, game, limit, verdict)
+    if verdict == ratelimit.TELL:
+        section = render.section("player/game_rate_limited", game=game, limit=limit)
+        rendered = render.reply_mail(judge_context(config), "", [section], 1)
+        queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+    return False
+
+
+def _take(session: Session, key: str, limit: int, now: datetime, savepoint: SessionTransaction | None) -> ratelimit.Verdict:
+    """Count the mail in bucket ``key``. Over the limit, what the mail did so far in
+    ``savepoint`` is undone, and the count taken again so that it stays."""
+    verdict = ratelimit.take(session, key, limit, 60, now)
+    if verdict != ratelimit.ALLOW and savepoint is not None:
+        savepoint.rollback()
+        forget_views(session)
+        verdict = ratelimit.take(session, key, limit, 60, now)
+    return verdict
 
 
 def _copies(config: Config, ctx: Context, reply: _Reply, notes: list[str], about: GameView | None) -> list[Mail]:
@@ -322,21 +399,12 @@ def capped(commands: list[Command], limit: int) -> tuple[list[Command], int | No
     return kept, None
 
 
-def _game_over_limit(session: Session, config: Config, mail: IncomingMail, game: str, now: datetime) -> None:
-    """A mail to a game that has had more than its share of mails this minute: nothing is
-    done; the first such mail is answered, the next ones not (no reply storm)."""
-    verdict = ratelimit.take(session, f"game:{game}", config.game_mails_per_minute, 60, now)
-    log.info("mail from %s to game %s: over %d mails a minute (%s)", mail.sender, game,
-             config.game_mails_per_minute, verdict)
-    if verdict == ratelimit.TELL:
-        section = render.section("player/game_rate_limited", game=game, limit=config.game_mails_per_minute)
-        rendered = render.reply_mail(judge_context(config), "", [section], 1)
-        queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
-
-
 def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None:
     """The one reply to a mail the judge does not read: its structure could not be read, or
-    its sender went over the rate limit (the mail path flags both)."""
+    its sender went over the rate limit and it proved no identity (the first such mail is
+    answered, the next ones not: ``over_limit`` is ``tell``, then ``quiet``)."""
+    if mail.over_limit == ratelimit.QUIET:
+        return
     if mail.over_limit:
         section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
     else:

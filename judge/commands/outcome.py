@@ -134,7 +134,11 @@ class Copy:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a handler did (see the module docstring); ``copies`` get the mail's whole reply."""
+    """What a handler did (see the module docstring); ``copies`` get the mail's whole reply.
+    ``reply_to`` is the ``Reply-To`` the reply carries (a confirmation request's address: the
+    reply is that request); ``proved`` says the mail proved its sender's identity without a
+    sign-on (a good CONFIRM token); ``asked_of`` is the game an unconfirmed request was made
+    of (counted against that game's limit for strangers)."""
 
     reply: tuple[str, ...] = ()
     errors: int = 0
@@ -149,15 +153,20 @@ class Outcome:
     failure: str | None = None
     files: tuple[File, ...] = ()
     copies: tuple[Copy, ...] = ()
+    reply_to: str | None = None
+    proved: bool = False
+    asked_of: GameView | None = None
     #: The lines counted in ``errors`` were kept all the same (orders for a later phase,
     #: checked again when it comes), not refused.
     errors_kept: bool = False
 
 
-def signon_failed(message: str | None = None) -> Outcome:
+def signon_failed(message: str | None = None, *, game: GameView | None = None) -> Outcome:
     """A wrong game, power or password: the mail's changes are undone and its reply says
-    ``Invalid password or power ID specified.`` (with ``message`` when there is more to say)."""
-    return Outcome(failed_signon=True, failure=message)
+    ``Invalid password or power ID specified.`` (with ``message`` when there is more to say).
+    A failure at a ``game`` that exists is counted against that game's limit for strangers,
+    so guesses from many addresses cannot draw a reply storm."""
+    return Outcome(failed_signon=True, failure=message, asked_of=game)
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),

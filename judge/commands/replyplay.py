@@ -34,7 +34,7 @@ class ByReply:
     outcome: Outcome
 
 
-def _recipients(mail: IncomingMail) -> list[str]:
+def recipients_of(mail: IncomingMail) -> list[str]:
     """The addresses the mail was sent to: the envelope's, then the To and Cc headers'."""
     headers = [str(v) for name in ("To", "Cc") for v in (mail.headers.get_all(name) or [])]
     return [*mail.recipients, *(address for _, address in getaddresses(headers))]
@@ -46,7 +46,7 @@ def signed_by_reply(session: Session, config: Config, mail: IncomingMail, comman
     to none or signs on by itself."""
     if any(cmd.verb in signs_on for cmd in commands):
         return None
-    found = tokens.member_for(session, config, _recipients(mail), mail.sender)
+    found = tokens.member_for(session, config, recipients_of(mail), mail.sender)
     if found is None:
         return None
     player = found.player

@@ -4,7 +4,9 @@ SET NOABSENCE (njudge ``data/index``, ``data/absence``).
 - ``SET PASSWORD new``: the password of the sender's place in the signed-on game (letters
   and digits only, as njudge).
 - ``SET ADDRESS [address]``: where the sender's mail for the game goes; without an address,
-  the address this mail came from (its ``Reply-To``, else its ``From``). The master is told.
+  the address this mail came from (its ``Reply-To``, else its ``From``). A new address must
+  confirm it first (:mod:`judge.game.confirming`: it gets one mail with a CONFIRM token, and
+  nothing else until it confirms); then the change is made and the master is told.
 - ``SET ZONE name``: the zone the sender reads the game's dates in (an IANA name; ``SET ZONE
   DEFAULT`` goes back to the game's). The master's ``SET ZONE`` sets the game's zone, the
   zone of its clock and of every reader who set none; everyone is told.
@@ -20,7 +22,8 @@ from datetime import datetime
 from email.utils import parseaddr
 
 from .. import render
-from ..game import absences
+from ..config import Config
+from ..game import absences, confirming
 from ..game.mails import Build, Mail, per_zone
 from ..game.view import GameView
 from ..game.zones import check_zone
@@ -51,10 +54,19 @@ def set_address(call: Call) -> Outcome:
             return call.error(render.refusal("address_syntax"))
         address = bare
     me = call.me
-    old, me.email = me.email, address
-    mails = _to_masters(call, lambda ctx: render.member_changed_mail(ctx, _who(me), address, old)) \
-        if me.role != MASTER and old != address else []
-    return said(_text(call, "address", address=address, old=old), mails=mails)
+    if address == me.email.strip().lower():
+        return said(_text(call, "address", address=address, old=address))
+    asked, mail = confirming.ask_address(call.view, call.config, me, address, call.now)
+    return said(render.section("player/confirm_sent", address=address, who=who_is(me), game=call.view.name,
+                               expires=asked.expires, old=me.email), mails=[mail])
+
+
+def address_changed(view: GameView, config: Config, me: Player, old: str) -> list[Mail]:
+    """The masters' notice that a member's mail goes to a new address (none for a master's own)."""
+    if me.role == MASTER or old == me.email:
+        return []
+    return per_zone(view, config, view.members(MASTER),
+                    lambda ctx: render.member_changed_mail(ctx, who_is(me), me.email, old), "private")
 
 
 def set_zone(call: Call) -> Outcome:
@@ -79,7 +91,7 @@ def set_absence(call: Call) -> Outcome:
     by_master = call.identity is not None and call.identity.became is not None
     refused = absences.too_long(view, me, period, by_master=by_master)
     if refused is not None:
-        mails = _to_masters(call, lambda ctx: render.absence_mail(ctx, _who(me), me.email, period.starts,
+        mails = _to_masters(call, lambda ctx: render.absence_mail(ctx, who_is(me), me.email, period.starts,
                                                                   period.ends, cancelled=False, refused=refused))
         return Outcome(reply=(render.error_text(render.refusal("absence_refused_master_told", why=refused),
                                                 call.cmd.line),), errors=1, mails=tuple(mails))
@@ -96,15 +108,16 @@ def set_noabsence(call: Call) -> Outcome:
 def _absence_told(call: Call, me: Player, starts: datetime, ends: datetime, *, cancelled: bool) -> Outcome:
     ctx = call.context()
     mails = [] if me.role == MASTER else _to_masters(
-        call, lambda c: render.absence_mail(c, _who(me), me.email, starts, ends, cancelled=cancelled))
+        call, lambda c: render.absence_mail(c, who_is(me), me.email, starts, ends, cancelled=cancelled))
     pending = [(ctx.when(a.starts), ctx.when(a.ends)) for a in absences.pending(me, call.now)]
-    text = render.section("player/absence", game=call.view.name, who=_who(me), starts=ctx.when(starts),
+    text = render.section("player/absence", game=call.view.name, who=who_is(me), starts=ctx.when(starts),
                           ends=ctx.when(ends), cancelled=cancelled, pending=pending,
                           current=ctx.when(call.view.game.deadline) if call.view.game.deadline else None)
     return said(text, mails=mails)
 
 
-def _who(me: Player) -> str:
+def who_is(me: Player) -> str:
+    """``Master``, ``Observer`` or the power: how a member is named in a setting's text."""
     if me.role == MASTER:
         return "Master"
     return "Observer" if me.role == OBSERVER else me.power or "Player"
@@ -116,5 +129,5 @@ def _to_masters(call: Call, build: Build) -> list[Mail]:
 
 
 def _text(call: Call, what: str, **values: str) -> str:
-    return render.section("player/setting", what=what, game=call.view.name, who=_who(call.me),
+    return render.section("player/setting", what=what, game=call.view.name, who=who_is(call.me),
                           **{"address": "", "old": "", "zone": "", "default": "", **values})

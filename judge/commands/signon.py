@@ -6,7 +6,8 @@
   SET PASSWORD changes it, as in njudge).
 - ``SIGNON <letter><name> password``: as the power with that letter, ``M`` the master,
   ``O`` an observer; an abandoned power is taken over (:mod:`judge.game.takeover`).
-- ``OBSERVE name password``: as an observer.
+- ``OBSERVE name password``: as an observer; an address that observes the game for the
+  first time confirms it first (the reply is a confirmation request: ``CONFIRM``).
 - ``SET PREFERENCE E[FGR][TAI]``: the powers a player would like, before the start.
 
 A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
@@ -15,13 +16,13 @@ A wrong game, power or password undoes the whole mail (njudge, Bug91-10).
 from __future__ import annotations
 
 from .. import render
-from ..game import absences, disclosure, joining, listing, status, takeover
+from ..game import absences, confirming, disclosure, joining, listing, status, takeover
 from ..game.assign import read_preferences
 from ..game.joining import WrongPassword
 from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import ACTIVE, MASTER, PAUSED, Player
-from ..store.passwords import check_password
+from ..store.passwords import check_password, hash_password
 from .outcome import Call, Identity, Outcome, said, signon_failed
 
 
@@ -55,13 +56,13 @@ def signon(call: Call) -> Outcome:
     if me is None and letter != "M":
         taken = takeover.take_over(view, call.config, letter, call.sender, password, call.now)
         if isinstance(taken, str):
-            return signon_failed(taken)
+            return signon_failed(taken, game=view)
         if taken is not None:
             taken.player.since_phase = taken.player.since_phase or view.game.phase
             return Outcome(reply=(taken.reply,), mails=tuple(taken.mails), changed=True,
                            signed_on=Identity(view, taken.player))
     if me is None or not check_password(password, me.password_hash):
-        return signon_failed()
+        return signon_failed(game=view)
     role = "Master" if letter == "M" else me.power or "Player"
     ctx = context(call.config, view, me)
     sections = [render.signon_text(ctx, role)]
@@ -78,7 +79,7 @@ def _join(call: Call, name: str, password: str) -> Outcome:
     try:
         joined = joining.join(view, call.sender, password)
     except WrongPassword:
-        return signon_failed()
+        return signon_failed(game=view)
     ctx = context(call.config, view, joined.player)
     text = render.joined_text(ctx, joined.players, joined.needed, again=joined.again)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, joined.player))
@@ -95,12 +96,15 @@ def observe(call: Call) -> Outcome:
 
 
 def _observe(call: Call, view: GameView, password: str) -> Outcome:
-    found = joining.observe(view, call.sender, password)
-    if found is None:
-        return signon_failed()
-    me, new = found
-    return Outcome(reply=(render.observe_text(context(call.config, view, me)),), changed=new,
-                   signed_on=Identity(view, me))
+    """An observer of the game signs on; an address that is none yet is asked to confirm
+    first (:mod:`judge.game.confirming`): the reply is the request, and nothing is done."""
+    me = joining.observer_at(view, call.sender)
+    if me is None:
+        asked = confirming.ask_observe(view, call.config, call.sender, hash_password(password), call.now)
+        return Outcome(reply=(asked.text,), about=view, reply_to=asked.reply_to, asked_of=view)
+    if not check_password(password, me.password_hash):
+        return signon_failed(game=view)
+    return Outcome(reply=(render.observe_text(context(call.config, view, me)),), signed_on=Identity(view, me))
 
 
 def absence_lines(call: Call, view: GameView, me: Player) -> list[str]:

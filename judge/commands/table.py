@@ -22,6 +22,7 @@ from .. import render
 from ..store.games import ACTIVE, FINISHED, FORMING, MASTER, OBSERVER, PAUSED, PLAYER, TERMINATED
 from . import (
     clock,
+    confirm,
     diary,
     draws,
     info,
@@ -128,6 +129,7 @@ TABLE: tuple[Row, ...] = (
     Row("PRACTICE", ("PRACTICE",), ANYONE, None, seats.practice, signs_on=True),
     Row("SIGNON", ("SIGNON",), ANYONE, None, signon.signon, signs_on=True),
     Row("OBSERVE", ("OBSERVE", "WATCH"), ANYONE, None, signon.observe, signs_on=True),
+    Row("CONFIRM", ("CONFIRM",), ANYONE, None, confirm.confirm),
     Row("SIGNOFF", ("SIGNOFF",), ANYONE, None, _nothing, ends=True),
     Row("SET PREFERENCE", _set("PREFERENCE", "PREFERENCES", "PREF"), PLAYERS, frozenset({FORMING}),
         signon.set_preference),

@@ -196,16 +196,10 @@ def join(view: GameView, address: str, password: str) -> Joined:
     return Joined(mine, joined, len(view.map.powers) - joined, again)
 
 
-def observe(view: GameView, address: str, password: str) -> tuple[Player, bool] | None:
-    """The sender as an observer of the game: (player, new); None for a wrong password of
-    an observer the address already is."""
-    mine = [p for p in view.game.players if p.role == OBSERVER and p.email == address and p.active]
-    if mine:
-        return (mine[0], False) if check_password(password, mine[0].password_hash) else None
-    me = Player(game_id=view.game.id, email=address, password_hash=hash_password(password), role=OBSERVER)
-    view.game.players.append(me)
-    view.session.flush()
-    return me, True
+def observer_at(view: GameView, address: str) -> Player | None:
+    """The active observer of the game at ``address``, if it is one (a new one is made only
+    when the address confirms: :mod:`.confirming`)."""
+    return next((p for p in view.game.players if p.role == OBSERVER and p.email == address and p.active), None)
 
 
 def member_for(view: GameView, letter: str) -> Player | None:

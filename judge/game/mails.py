@@ -41,13 +41,15 @@ class Mail:
     phase: str | None = None
     archive: bool = True
     files: tuple[File, ...] = ()
+    reply_to: str | None = None
 
     @classmethod
     def of(cls, to: Iterable[str] | str, rendered: Rendered, kind: str, view: GameView | None = None,
-           phase: str | None = None, *, archive: bool = True, files: Sequence[File] = ()) -> Mail:
+           phase: str | None = None, *, archive: bool = True, files: Sequence[File] = (),
+           reply_to: str | None = None) -> Mail:
         recipients = (to,) if isinstance(to, str) else tuple(to)
         return cls(recipients, rendered.subject, rendered.body, kind, view.name if view else None,
-                   phase or (view.game.phase if view else None), archive, tuple(files))
+                   phase or (view.game.phase if view else None), archive, tuple(files), reply_to)
 
 
 #: A mail's text rendered for one context (one zone of readers), see :func:`per_zone`.
@@ -75,7 +77,10 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
     """The recipients of ``mail`` with the headers each copy carries: those who are no
     members of the mail's game share one copy without (first); each member gets a copy of
     their own with their reply address as ``Reply-To`` (reply to play, :mod:`.tokens`), in
-    the mail's order. The one place mail gets headers per recipient."""
+    the mail's order. The one place mail gets headers per recipient. A mail with a
+    ``reply_to`` of its own (a confirmation request, :mod:`.confirming`) carries it to all."""
+    if mail.reply_to is not None:
+        return [(mail.to, {"Reply-To": mail.reply_to})] if mail.to else []
     game = game_row(session, mail.game) if config is not None and mail.game else None
     if config is None or game is None or not mail.to:
         return [(mail.to, {})] if mail.to else []

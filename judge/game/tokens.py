@@ -14,6 +14,10 @@ to play off (``SET NO REPLY TO PLAY``: ``Game.reply_play``).
 A reply address is honoured only in mail from the member's own address (:func:`member_for`
 says which member an address belongs to, and whether the sender may use it), so that a
 reply address that leaks with a forwarded mail is no use to another person.
+
+The judge's confirmation requests (:mod:`judge.store.confirmations`) use the same tagged form
+with a ``c`` first: ``judge+c<id>-<nonce>@domain`` (:func:`confirm_address`); a mail sent to
+one is that address's confirmation (:func:`confirmation_token`), never a member's reply.
 """
 
 from __future__ import annotations
@@ -97,12 +101,28 @@ class Found:
     from_member: bool
 
 
-def member_for(session: Session, config: Config, recipients: Iterable[str], sender: str) -> Found | None:
-    """The reply address among a mail's ``recipients`` (addresses or header values), or
-    None when the mail was sent to none."""
+def confirm_address(config: Config, token: str) -> str:
+    """The judge's address tagged with a confirmation ``token`` (``c<id>-<nonce>``): the
+    ``Reply-To`` of a confirmation request, so that a reply to it confirms it."""
+    local, _, domain = config.address.rpartition("@")
+    return f"{local}+{token}@{domain}"
+
+
+def confirmation_token(config: Config, recipients: Iterable[str]) -> str | None:
+    """The confirmation token of the judge's tagged address a mail was sent to, or None."""
     for _, address in getaddresses(list(recipients)):
         tag = _tag(config, address)
-        if tag is None:
+        if tag is not None and tag.startswith("c"):
+            return tag
+    return None
+
+
+def member_for(session: Session, config: Config, recipients: Iterable[str], sender: str) -> Found | None:
+    """The reply address among a mail's ``recipients`` (addresses or header values), or
+    None when the mail was sent to none (a confirmation address is none)."""
+    for _, address in getaddresses(list(recipients)):
+        tag = _tag(config, address)
+        if tag is None or tag.startswith("c"):
             continue
         number, _, mac = tag.partition("-")
         player = session.get(Player, int(number)) if number.isdigit() and len(number) <= 9 and mac else None

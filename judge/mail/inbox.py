@@ -10,10 +10,13 @@ its replies with :func:`judge.store.mail.queue_mail`; the server passes the comm
 judge could not act on (its handler failed and all its work was undone); the server passes
 the command layer's, which writes the text.
 
-Each row ends in one of three ways. Loops and junk (:mod:`.loops`) and mail over the
-per-sender rate limit (``[limits] sender_mails_per_minute``, :mod:`judge.store.ratelimit`:
-the handler answers the first one, flagged ``over_limit``, then silence) are "ignored" with
-the reason in ``note``. A mail whose structure cannot be read (``IncomingMail.unreadable``)
+Each row ends in one of three ways. Loops and junk (:mod:`.loops`) are "ignored" with the
+reason in ``note``. Mail over the per-sender rate limit (``[limits]
+sender_mails_per_minute``, :mod:`judge.store.ratelimit`) is still given to the handler,
+flagged ``over_limit`` (``tell`` for the first, then ``quiet``), because the From header
+that keys the limit can be forged and only the command layer knows whether a mail proves
+its sender (a correct password or reply address): the handler returns whether it read the
+mail; one it did not read (it answered the first, then nothing) is "ignored". A mail whose structure cannot be read (``IncomingMail.unreadable``)
 is given to the handler, which answers that it could not be read, and is "done" with the
 reason in ``note``. Everything else is given to the handler and is "done". A handler that
 raises has all its work rolled back (a savepoint) and the error goes in ``note``. A mail is
@@ -59,9 +62,11 @@ BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are no
 #: transaction holds before it is put back and the batch commits the mails before it.
 YIELD_LOCKS_AFTER = "SET LOCAL lock_timeout = '20ms'"
 
-MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
+#: Reads one mail in the caller's transaction; whether it read it (False: it refused a mail
+#: over the sender's limit unread). A handler that returns None read it.
+MailHandler = Callable[[Session, Config, IncomingMail, datetime], bool | None]
 #: How a reader answers a mail it could not act on (the command layer's, for the text).
-FailureHandler = MailHandler
+FailureHandler = Callable[[Session, Config, IncomingMail, datetime], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +269,8 @@ class InboxProcessor:
             if counted is not None:
                 self._take(session, counted, now)
             attempts, status, note, next_attempt_at = self._failed(row, exc, now)
-            if status == "quarantined" and counted is not None:
-                self._tell(session, counted, now)
+            if status == "quarantined" and counted is not None and verdict != ratelimit.QUIET:
+                self._tell(session, counted, now)  # not a flood's: those past the first get no answer
         log.info("mail read %s from %s: %s%s", row.message_id, sender, status, f" ({note})" if note else "")
         return {"row_id": row.id, "status": status, "note": note, "processed_at": now, "attempts": attempts,
                 "next_attempt_at": next_attempt_at}
@@ -277,13 +282,15 @@ class InboxProcessor:
     def _answer(self, session: Session, mail: IncomingMail, verdict: ratelimit.Verdict,
                 now: datetime) -> tuple[str, str | None]:
         """Answer ``mail`` (counted: ``verdict``); its final (status, note)."""
-        if verdict == ratelimit.QUIET:
-            return InboxStatus.IGNORED, f"over {self.config.sender_mails_per_minute} mails a minute (already told)"
-        if verdict == ratelimit.TELL:
-            mail = replace(mail, over_limit=True)
-        self.handler(session, self.config, mail, now)
+        limit = self.config.sender_mails_per_minute
+        if verdict != ratelimit.ALLOW:
+            mail = replace(mail, over_limit=verdict)
+        read = self.handler(session, self.config, mail, now) is not False
+        if mail.over_limit and not read:
+            told = "told once" if verdict == ratelimit.TELL else "already told"
+            return InboxStatus.IGNORED, f"over {limit} mails a minute ({told})"
         if mail.over_limit:
-            return InboxStatus.IGNORED, f"over {self.config.sender_mails_per_minute} mails a minute (told once)"
+            return InboxStatus.DONE, f"over {limit} mails a minute from the address, read as its sender proved who they are"
         if mail.unreadable:
             return InboxStatus.DONE, f"unreadable: {mail.unreadable}"
         return InboxStatus.DONE, None

@@ -48,8 +48,11 @@ class IncomingMail:
     ``sender`` is the address of the ``From`` header (lower case, possibly non-ASCII),
     ``reply_to`` the addresses of ``Reply-To`` read the same way (the command layer decides
     when to honour them); ``unreadable`` is None when the body could be read, else the reason.
-    ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
-    handler answers it, once, and reads no command of it). ``recipients`` are the envelope
+    ``over_limit`` is set by the inbox on a mail over its sender's rate limit: ``"tell"``
+    on the first (answered once, if it is not read), ``"quiet"`` on the next ones (no
+    answer); the handler reads such a mail only when it proves who sent it (the command
+    layer's business: a correct sign-on), as the From header anyone can forge must not let
+    one person silence another. ``recipients`` are the envelope
     recipients the listener got (``RCPT TO``), set by the inbox. ``received_at`` (when the
     listener stored it) is set by the inbox too: the command layer applies a mail only to a
     game that has not changed since it arrived.
@@ -64,7 +67,7 @@ class IncomingMail:
     raw: bytes
     reply_to: tuple[str, ...] = ()
     unreadable: str | None = None
-    over_limit: bool = False
+    over_limit: str | None = None
     recipients: tuple[str, ...] = ()
     received_at: datetime | None = None
 

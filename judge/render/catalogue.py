@@ -92,6 +92,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/reply_cut", SECTION, "a reply over the size limit: how many parts were left out"),
     Entry("player/signon", SECTION, "signed on as a power or the master"),
     Entry("player/observe", SECTION, "now observing a game"),
+    Entry("player/confirm_asked", SECTION, "to an address that must confirm before it gets mail: the CONFIRM token"),
+    Entry("player/confirm_sent", SECTION, "SET ADDRESS waits for the new address to confirm"),
     Entry("player/joined", SECTION, "a place in a forming game (or the place the sender has)"),
     Entry("player/preference", SECTION, "a preference list set"),
     Entry("player/diary_recorded", SECTION, "DIARY RECORD: the entry's number"),

@@ -19,7 +19,8 @@ from .base import make_engine
 log = logging.getLogger(__name__)
 
 MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit",
-                 "judge.store.held", "judge.store.pictures", "judge.store.ratings")
+                 "judge.store.held", "judge.store.pictures", "judge.store.ratings",
+                 "judge.store.confirmations")
 
 
 def import_models() -> None:

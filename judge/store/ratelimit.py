@@ -10,7 +10,8 @@ A token bucket per key (``limit`` tokens, refilled evenly over ``per_seconds``):
 one. When none is left the first mail gets ``TELL`` (answer it once, saying so) and the
 next ones ``QUIET`` (no answer at all: no reply storm), until a token is back. The call
 runs in the caller's transaction, so the count commits with the mail it counted. Keys are
-free text: the inbox uses ``sender:<address>``; the command layer may use ``game:<name>``.
+free text: the inbox uses ``sender:<address>``; the command layer ``member:<player id>`` (a
+signed-on player's or master's own) and ``game:<name>`` (a game's observers and strangers).
 :func:`prune` forgets keys idle long enough to be full again.
 
 A bucket is read with its row locked, so in the inbox's batch (one transaction for many
