@@ -198,7 +198,10 @@ def cmd_operator(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .version import VERSION
+
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    parser.add_argument("--version", action="version", version=f"judge {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("datc", help="run adjudicator test cases (jDip DATC text format)")
     p.add_argument("files", nargs="*", help="case files (default: the bundled DATC 3.0 file)")
