@@ -173,7 +173,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = _server_config(args)
     if config is None:
         return 2
-    upgrade(config.database_url)
+    upgrade(config.database_url, data_dir=config.data_dir)
     run(config)
     return 0
 
@@ -184,7 +184,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     config = _server_config(args)
     if config is None:
         return 2
-    upgrade(config.database_url)
+    upgrade(config.database_url, data_dir=config.data_dir)
     return 0
 
 

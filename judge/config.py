@@ -27,15 +27,13 @@ folder when no file is given). ``database_url`` defaults to the SQLite file
 ``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``. The web archive
 (``judge web``) is on only when the file has a ``[web]`` section (``web_enabled``).
 
-``secret`` signs the players' reply addresses (:func:`judge_secret`); it is never printed
-(not in the ``repr``), and when the file has none the judge makes one in ``<data_dir>/secret``.
+``secret`` signs the players' reply addresses; it is never printed (not in the ``repr``), and
+when the file has none the judge keeps one in the database (:mod:`judge.store.keys`).
 The judge's address in tagged form (``judge+tag@domain``, :meth:`Config.is_own`) is its own.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,34 +248,17 @@ def load_config(path: str | Path | None = None) -> Config:
 
 
 SECRET_FILE = "secret"
-_SECRETS: dict[Path, bytes] = {}
 
 
-def judge_secret(config: Config) -> bytes:
-    """The key that signs reply addresses: ``[judge] secret``, else the one kept in
-    ``<data_dir>/secret``, made (random, readable by its owner only) the first time it is
-    needed; two processes making it at once agree on one (it is linked into place)."""
-    if config.secret:
-        return config.secret.encode()
+def file_secret(config: Config) -> str | None:
+    """The reply-address key earlier judges kept in ``<data_dir>/secret``, if that file exists
+    (the key now lives in the database: :mod:`judge.store.keys`; this seeds it)."""
     folder = config.data_dir if config.data_dir.is_absolute() else config.data_dir.resolve()
-    known = _SECRETS.get(folder)  # every reply address is signed: no file system call each time
-    if known is not None:
-        return known
-    path = (folder / SECRET_FILE).resolve()
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_hex(32) + "\n")
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass
-        finally:
-            draft.unlink()
-    value = path.read_text().strip()
+    path = folder / SECRET_FILE
+    try:
+        value = path.read_text().strip()
+    except FileNotFoundError:
+        return None
     if not value:
         raise ConfigError(f"{path} is empty: delete it, or set [judge] secret")
-    _SECRETS[folder] = value.encode()
-    return _SECRETS[folder]
+    return value
