@@ -18,6 +18,7 @@ Sections and keys (a key not listed here is an error naming it)::
     [limits]    sender_mails_per_minute, game_mails_per_minute, commands_per_mail,
                 reply_max_bytes, press_max_bytes
     [scheduler] sync_seconds
+    [status]    overdue_minutes, recent_hours   (what ``judge status`` and /metrics call unhealthy)
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
     [games]     nmr, reminder_hours, max_absence_days   (what new games start with)
     [web]       host, port, base_url   (the read-only web archive; off without this section)
@@ -92,6 +93,8 @@ class Config:
     web_base_url: str = ""
     secret: str = field(default="", repr=False)
     pictures: bool = True
+    status_overdue_minutes: float = 15.0
+    status_recent_hours: float = 24.0
     game_process: bool | None = None  # None: in a process of its own on PostgreSQL only
 
     def __post_init__(self) -> None:
@@ -152,6 +155,8 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("limits", "reply_max_bytes"): ("reply_max_bytes", (int,)),
     ("limits", "press_max_bytes"): ("press_max_bytes", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
+    ("status", "overdue_minutes"): ("status_overdue_minutes", (int, float)),
+    ("status", "recent_hours"): ("status_recent_hours", (int, float)),
     ("games", "nmr"): ("nmr", (bool,)),
     ("games", "reminder_hours"): ("reminder_hours", (int, float)),
     ("games", "max_absence_days"): ("max_absence_days", (int,)),
@@ -218,7 +223,7 @@ def _check(config: Config) -> None:
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
                  "inbox_max_attempts", "sender_mails_per_minute",
                  "game_mails_per_minute", "commands_per_mail", "reply_max_bytes", "press_max_bytes", "node_timeout_seconds", "health_seconds",
-                 "web_port"):
+                 "web_port", "status_overdue_minutes", "status_recent_hours"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name} must be positive")
 
