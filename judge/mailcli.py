@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from .config import Config
-    from .health import Health
+    from .store.health import Health
     from .store.mail import InboxMessage, OutboxMessage
 
 
@@ -96,8 +96,8 @@ def _status(args: argparse.Namespace, config: Config, session: Session, out: Tex
     import io
     import json
 
-    from .health import check
     from .store.base import utcnow
+    from .store.health import check
 
     health = check(session, config, utcnow())
     if args.json:

@@ -153,22 +153,24 @@ def test_the_key_is_kept_in_the_database_and_never_shown(tmp_path: Path) -> None
     upgrade(f"sqlite:///{tmp_path / 'fresh.db'}")
     config = Config(data_dir=tmp_path / "none")
     with fresh() as s, s.begin():
-        made = reply_key(s, config)
+        made = reply_key(s, config.secret)
     with fresh() as s:
-        assert reply_key(s, config) == made and len(made) >= 64
+        assert reply_key(s, config.secret) == made and len(made) >= 64
     assert not (tmp_path / "none").exists(), "no file is made: the database holds the key"
+    with fresh() as s:
+        assert reply_key(s, "", lambda: "a seed") == made, "a stored key is never replaced"
 
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "secret").write_text("an older judges key\n")
     upgrade(f"sqlite:///{tmp_path / 'old.db'}", data_dir=tmp_path / "old")
     (tmp_path / "old" / "secret").unlink()
     with make_sessionmaker(make_engine(f"sqlite:///{tmp_path / 'old.db'}"))() as s:
-        assert reply_key(s, Config(data_dir=tmp_path / "elsewhere")) == b"an older judges key"
+        assert reply_key(s) == b"an older judges key"
 
     (tmp_path / "judge.toml").write_text('[judge]\nsecret = "s3cr3t-value"\n')
     configured = load_config(tmp_path / "judge.toml")
     with fresh() as s:
-        assert reply_key(s, configured) == b"s3cr3t-value"
+        assert reply_key(s, configured.secret) == b"s3cr3t-value"
     assert "s3cr3t" not in repr(configured)
 
 

@@ -29,7 +29,7 @@ from email.utils import getaddresses
 
 from sqlalchemy.orm import Session, object_session
 
-from ..config import Config
+from ..config import Config, file_secret
 from ..store.games import MASTER, OBSERVER, PLAYER, Game, Player
 from ..store.keys import reply_key
 
@@ -57,8 +57,9 @@ def reply_address(config: Config, game: Game, player: Player) -> str | None:
     session = object_session(game)
     if session is None:
         raise ValueError(f"game {game.name!r} is not in a session: its reply addresses need the judge's key")
+    key = reply_key(session, config.secret, lambda: file_secret(config))
     local, _, domain = config.address.rpartition("@")
-    return f"{local}+{player.id}-{_mac(reply_key(session, config), game.name, player)}@{domain}"
+    return f"{local}+{player.id}-{_mac(key, game.name, player)}@{domain}"
 
 
 _ROLE_RANK = {PLAYER: 0, MASTER: 1, OBSERVER: 2}

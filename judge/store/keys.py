@@ -5,25 +5,26 @@ needs (issue 27): today one, ``reply``, the key that signs the players' reply ad
 Contract::
 
     from judge.store.keys import reply_key
-    key = reply_key(session, config)   # bytes; made (or taken from <data_dir>/secret) once
+    key = reply_key(session, configured, seed)   # bytes; made (or taken from seed()) once
 
-``[judge] secret`` in the configuration, when set, is the key and nothing is stored (the
-operator keeps it with the configuration). Otherwise the key is the row ``judge_key``
-``reply``: migration ``0014_judge_key`` copies it from an existing ``<data_dir>/secret`` (the
-file earlier judges made), and the first process that needs it and finds none makes one (from
-that file if there is one, else at random) in a savepoint; two processes doing so at once
+``configured`` (``[judge] secret`` in the configuration), when set, is the key and nothing
+is stored (the operator keeps it with the configuration). Otherwise the key is the row
+``judge_key`` ``reply``: migration ``0014_judge_key`` copies it from an existing
+``<data_dir>/secret`` (the file earlier judges made), and the first process that needs it and
+finds none makes one (``seed()``, the caller's reading of that file, else at random) in a
+savepoint; two processes doing so at once
 agree on the one that was committed first.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from sqlalchemy import String, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..config import Config, file_secret
 from .base import Base
 
 REPLY = "reply"
@@ -39,16 +40,16 @@ class JudgeKey(Base):
     value: Mapped[str] = mapped_column(String(128))
 
 
-def reply_key(session: Session, config: Config) -> bytes:
+def reply_key(session: Session, configured: str = "", seed: Callable[[], str | None] = lambda: None) -> bytes:
     """The key that signs reply addresses (see the module docstring); read once a session."""
-    if config.secret:
-        return config.secret.encode()
+    if configured:
+        return configured.encode()
     known = session.info.get(_MEMO)
     if isinstance(known, bytes):
         return known
     value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
     if value is None:
-        made = file_secret(config) or secrets.token_hex(32)
+        made = seed() or secrets.token_hex(32)
         try:
             with session.begin_nested():
                 session.add(JudgeKey(name=REPLY, value=made))

@@ -3,7 +3,7 @@
 
 Contract::
 
-    from judge.health import check
+    from judge.store.health import check
     report = check(session, config, now)   # Health: problems (empty when healthy) and facts
 
 Healthy means: a judge process alive (a ``mail_node`` row whose heartbeat is younger than
@@ -18,18 +18,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .config import Config
-from .store import queues
-from .store.games import Game
-from .store.mail import InboxMessage, OutboxMessage
-from .store.nodes import Node
+from . import queues
+from .games import Game
+from .mail import InboxMessage, OutboxMessage
+from .nodes import Node
 
 ACTIVE = ("active",)  # a forming game waits for players, not for the judge
+
+
+class Settings(Protocol):
+    """The configuration's values the checks use (:class:`judge.config.Config` has them)."""
+
+    @property
+    def node_timeout_seconds(self) -> float: ...
+    @property
+    def status_overdue_minutes(self) -> float: ...
+    @property
+    def status_recent_hours(self) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +81,7 @@ class Health:
         }
 
 
-def check(session: Session, config: Config, now: datetime) -> Health:
+def check(session: Session, config: Settings, now: datetime) -> Health:
     """The judge's health now (see the module docstring)."""
     report = Health(now=now, queues=queues.counts(session))
     fresh = timedelta(seconds=config.node_timeout_seconds)
