@@ -2,7 +2,8 @@
 
 Routes (``links.py`` builds them): ``/`` the games; ``/games/<game>`` a game's phases and
 its centres by year; ``/games/<game>/<phase>`` a phase's picture, results text and public
-press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself. Pages are plain HTML
+press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself; ``/metrics`` the
+judge's state for Prometheus (``metrics.py``). Pages are plain HTML
 (no JavaScript) from ``templates/web/``. Only what players have been mailed is shown
 (``archive.py``). Every request opens its own session; pages only read.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from threading import Lock
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -31,7 +33,7 @@ from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
 from ..store.games import Game
 from ..store.pictures import mailed_png, store_picture, stored_picture
-from . import archive
+from . import archive, metrics
 
 
 class Pictures:
@@ -131,8 +133,15 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
         return Response(png if ext == "png" else svg.encode("utf-8"), media_type=media,
                         headers={"Cache-Control": "public, max-age=300"})
 
+    scraped = metrics.registry(maker, config)
+
+    def metrics_page(request: Request) -> Response:
+        """The Prometheus text (a plain function: its queries run in a worker thread)."""
+        return Response(metrics.exposition(scraped), media_type=CONTENT_TYPE_LATEST)
+
     routes = [
         Route("/", index),
+        Route("/metrics", metrics_page),
         Route("/games/{game}", game_page),
         Route("/games/{game}/{phase}.{ext:str}", picture),
         Route("/games/{game}/{phase}", phase_page),
