@@ -42,3 +42,21 @@ def test_a_games_mails_are_listed_and_threaded_under_its_start(live: LiveJudge) 
     assert str(other.message["List-Id"]) != list_id and "<oth.e2e.judge.test>" in str(other.message["List-Id"])
     (germany,) = to(live, powers["Germany"], "S1901M Results")
     assert germany.message["References"] != result.message["References"], "each reader's own start mail"
+
+
+def test_a_games_mails_leave_in_the_order_they_were_written(live: LiveJudge) -> None:
+    """The relay defers France's order acknowledgement (4xx, retried with backoff) while the
+    phase is processed: France's result waits behind it, and leaves after it."""
+    powers = start_game(live, "ord")
+    france = powers["France"]
+    live.relay.defer.add(france)
+    live.send(france, f"signon Ford pw\n{HOLDS['France']}")
+    others = [p for p in HOLDS if p != "France"]
+    for power in others:
+        letter = "R" if power == "Russia" else power[0]
+        live.send(powers[power], f"signon {letter}ord pw\n{HOLDS[power]}")
+    live.collect(len(others) * 2 + 1)  # their acknowledgements and results, the master's result
+    live.relay.defer.clear()
+    live.collect(2, timeout=60)
+    mine = [str(c.message["Subject"]) for c in live.relay.messages if c.rcpt_tos == [france]][-2:]
+    assert mine[0].startswith("Re:") and mine[1].endswith("S1901M Results"), mine
