@@ -28,10 +28,11 @@ from starlette.routing import Route
 
 from ..config import Config
 from ..render.links import game_path, phase_path
+from ..render import section as render_section
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
-from ..store.games import Game
+from ..store.games import FINISHED, TERMINATED, Game
 from ..store.pictures import mailed_png, store_picture, stored_picture
 from . import archive, metrics
 
@@ -154,8 +155,23 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
 
 def _game_line(session: Session, game: Game) -> dict[str, object]:
     board = archive.game_board(game).map
-    return {"name": game.name, "map": board.title, "status": game.status, "phase": game.phase or "",
-            "players": sum(1 for p in game.players if p.role == "player" and p.active)}
+    over = game.status in (FINISHED, TERMINATED)
+    return {"name": game.name, "map": board.title, "status": game.status, "phase": "" if over else game.phase or "",
+            "players": sum(1 for p in game.players if p.role == "player" and p.active),
+            "ended": _ending(game)}
+
+
+def _ending(game: Game) -> str | None:
+    """How a finished or terminated game ended (solo, draw, concession, terminated), in the
+    sentence its final mail said it; None while it goes on."""
+    if game.status == TERMINATED:
+        how, powers = "terminated", []
+    elif game.status == FINISHED:
+        how = game.ending or ("victory" if len(game.winners) == 1 else "draw")
+        powers = list(game.winners)
+    else:
+        return None
+    return render_section("all/ending", how=how, game=game.name, powers=powers).strip()
 
 
 def serve(config: Config) -> None:
