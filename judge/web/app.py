@@ -27,8 +27,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..config import Config
-from ..render.links import game_path, phase_path
 from ..render import section as render_section
+from ..render.links import game_path, phase_path
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker

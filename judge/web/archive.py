@@ -34,7 +34,16 @@ from ..game.disclosure import public_text
 from ..game.view import entries_from_json
 from ..maps import load_board
 from ..render.pictures import DRAWING
-from ..store.games import FINISHED, FORMING, TERMINATED, Game, PhaseRecord, all_games, find_game, phase_records
+from ..store.games import (
+    FINISHED,
+    FORMING,
+    TERMINATED,
+    Game,
+    PhaseRecord,
+    all_games,
+    find_game,
+    phase_records,
+)
 from ..store.mail import OutboxMessage
 from ..store.pictures import picture_key
 
