@@ -9,8 +9,8 @@ The two wheels are built from this checkout with the versions a release tag woul
 from __future__ import annotations
 
 import os
+import shutil
 import signal
-import smtplib
 import subprocess
 import sys
 import time
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CaptureSMTP, free_port
-from test_wheel import ROOT, run
+from test_wheel import ROOT, run, send_when_listening
 
 JUDGE = "judge@judge.test"
 UNITS = {
@@ -33,10 +33,15 @@ UNITS = {
 
 
 def build_wheel(version: str, into: Path) -> Path:
-    """The wheel of this checkout, built as release ``version``."""
+    """The wheel of this checkout, built as release ``version`` from a copy of it (setuptools
+    builds in the source folder's ``build/``: two builds of one folder at once, as parallel
+    test workers would make, trip over each other)."""
+    source = into.parent / f"source-{version}"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["SETUPTOOLS_SCM_PRETEND_VERSION_FOR_JUDGE"] = version
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(into), str(ROOT)],
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(into), str(source)],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = into.glob(f"judge-{version}-*.whl")
@@ -64,15 +69,7 @@ def send(port: int, sender: str, text: str) -> None:
     msg["From"], msg["To"], msg["Subject"] = sender, JUDGE, "orders"
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg.set_content(text)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-                smtp.send_message(msg)
-            return
-        except OSError:
-            assert time.monotonic() < deadline, "the judge did not listen"
-            time.sleep(0.2)
+    send_when_listening(port, msg)
 
 
 @pytest.fixture
