@@ -42,7 +42,7 @@ def palette_png(png: bytes) -> bytes:
         reduced = image.convert("RGB").quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE,
                                                 dither=Image.Dither.NONE)
     out = io.BytesIO()
-    reduced.save(out, "PNG", compress_level=9)
+    reduced.save(out, "PNG", compress_level=6)
     return out.getvalue()
 
 
