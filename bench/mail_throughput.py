@@ -374,8 +374,9 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
         session.execute(update(Game).where(Game.name.startswith(prefix)).values(pictures=pictures))
     setup = time.perf_counter() - t_setup
     with factory() as session, session.begin():  # park every other game far away
-        session.execute(update(Game).where(~Game.name.startswith(prefix))
-                        .values(deadline=utcnow() + timedelta(days=30), grace=None))
+        far = utcnow() + timedelta(days=30)  # bulk updates bypass the ORM: due_at is set with them
+        session.execute(update(Game).where(~Game.name.startswith(prefix), Game.status == "active")
+                        .values(deadline=far, grace=None, due_at=far))
     sink = relay = SinkRelay()
     config = Config(**{**config.__dict__, "relay_host": "127.0.0.1", "relay_port": relay.port})
     before = count(OutboxMessage, OutboxMessage.kind == "result")
@@ -391,7 +392,8 @@ def deadlines(config: Config, factory: sessionmaker[Session], games: int, prefix
         server = JudgeServer(config)
         due = utcnow() + timedelta(seconds=2)
         with factory() as session, session.begin():
-            session.execute(update(Game).where(Game.name.startswith(prefix)).values(deadline=due, grace=due))
+            session.execute(update(Game).where(Game.name.startswith(prefix))
+                            .values(deadline=due, grace=due, due_at=due))
         await server.start()
         cpu_before = process_cpu(server.game_pid)
         t_due = time.perf_counter() + (due - utcnow()).total_seconds()

@@ -32,11 +32,11 @@ def main() -> None:
         board = load_board(name)
         m = board.map
         phases = list(play(board, initial_position(m), 1, args.phases))
-        phase_picture(m, phases[0].position, phases[0].adjudication)  # templates and art loaded once
+        phase_picture(board, phases[0].position, phases[0].adjudication)  # templates and art loaded once
         svg_times, svgs = [], []
         for p in phases:
             t = time.perf_counter()
-            svgs.append(phase_picture(m, p.position, p.adjudication, game="bench").svg)
+            svgs.append(phase_picture(board, p.position, p.adjudication, game="bench").svg)
             svg_times.append(time.perf_counter() - t)
         png_times, sizes = [], []
         step = max(1, len(svgs) // max(1, args.png))

@@ -58,6 +58,14 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     os._exit(0)
 
 
+def cmd_bot(args: argparse.Namespace) -> int:
+    from .botline import run
+
+    for line in run(sys.stdin):
+        print(line, flush=True)
+    return 0
+
+
 def cmd_map(args: argparse.Namespace) -> int:
     """``judge map check [NAME...]`` or ``judge map <game> [<phase>]``."""
     if args.args and args.args[0] == "check":
@@ -100,13 +108,14 @@ def _check_maps(names: list[str]) -> int:
 def _draw_phase(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_config
     from .engine.phase import Phase, PhaseError
+    from .game.clocks import default_clocks
     from .render.pictures import phase_picture
     from .store.base import make_engine, make_sessionmaker
     from .store.games import find_game
-    from .web.archive import calendar_of, phase_detail
+    from .web.archive import phase_detail
 
     try:
-        config = load_config(args.config)
+        config = load_config(args.config, check_clocks=default_clocks)
     except ConfigError as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return 2
@@ -125,8 +134,7 @@ def _draw_phase(args: argparse.Namespace) -> int:
         if detail is None:
             print(f"judge map: game {game.name} has no phase {code or '(not started)'} to draw", file=sys.stderr)
             return 1
-        picture = phase_picture(detail.board.map, detail.position, detail.adjudication, game=game.name,
-                                calendar=calendar_of(detail.board))
+        picture = phase_picture(detail.board, detail.position, detail.adjudication, game=game.name)
     svg = args.format == "svg" or (args.format is None and (args.output or "").endswith(".svg"))
     data = picture.svg.encode("utf-8") if svg else picture.png
     out = args.output or f"{game.name}-{code}.{'svg' if svg else 'png'}"
@@ -156,11 +164,12 @@ def cmd_web(args: argparse.Namespace) -> int:
 def _server_config(args: argparse.Namespace) -> Config | None:
     """The configuration named by ``--config``, with logging set up; None (reported) if bad."""
     from .config import ConfigError, load_config
+    from .game.clocks import default_clocks
     from .logs import setup_logging
 
     setup_logging()
     try:
-        return load_config(args.config)
+        return load_config(args.config, check_clocks=default_clocks)
     except ConfigError as exc:
         print(f"judge: {exc}", file=sys.stderr)
         return None
@@ -188,6 +197,34 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """``judge ratings rebuild``: every rating computed again from the recorded games, in
+    order; ``judge ratings export``: the ratings' inputs as JSON, for anyone to check."""
+    import json
+
+    from .game.ratings import export, rebuild
+    from .store.base import make_engine, make_sessionmaker, utcnow
+
+    config = _server_config(args)
+    if config is None:
+        return 2
+    engine = make_engine(config.database_url)
+    try:
+        with make_sessionmaker(engine)() as session, session.begin():
+            if args.ratings_command == "rebuild":
+                count = rebuild(session, utcnow())
+                print(f"judge ratings: rebuilt from {count} rated games")
+            else:
+                text = json.dumps(export(session), indent=2, sort_keys=True)
+                if args.output and args.output != "-":
+                    Path(args.output).write_text(text + "\n", encoding="utf-8")
+                else:
+                    print(text)
+    finally:
+        engine.dispose()
+    return 0
+
+
 def cmd_operator(args: argparse.Namespace) -> int:
     from .mailcli import run
 
@@ -208,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_datc)
     p = sub.add_parser("adjudicate", help="adjudicate phases given as JSON Lines on standard input")
     p.set_defaults(func=cmd_adjudicate)
+    p = sub.add_parser("bot", help="the judge's bot: orders for powers in phases given as JSON Lines on standard input")
+    p.set_defaults(func=cmd_bot)
     p = sub.add_parser("map", help="draw a phase of a game (judge map <game> [<phase>]), or check the "
                                    "bundled maps and their art (judge map check [NAME...])")
     p.add_argument("args", nargs="*", metavar="GAME [PHASE] | check [NAME...]",
@@ -229,6 +268,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = db.add_parser("upgrade", help="migrate the database to the newest schema (alembic upgrade head)")
     p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
     p.set_defaults(func=cmd_db_upgrade)
+    p = sub.add_parser("ratings", help="the skill ratings: rebuild them from the finished games, or export their inputs")
+    ratings = p.add_subparsers(dest="ratings_command", required=True)
+    p = ratings.add_parser("rebuild", help="compute every rating again from the rated games, in order")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.set_defaults(func=cmd_ratings)
+    p = ratings.add_parser("export", help="write the rated games (ranks, who played each power, shares) as JSON")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (default: built-in defaults)")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: standard output)")
+    p.set_defaults(func=cmd_ratings)
     from .mailcli import add_parsers
 
     add_parsers(sub, "TOML configuration (default: built-in defaults)")

@@ -3,7 +3,7 @@ scheduler and the picture stage, in the server's own process or in a process of 
 
 Contract::
 
-    work = GameWork(factory, config, handler, pending, process, on_mail_queued)
+    work = GameWork(factory, config, handler, queue, on_mail_queued)
     await work.start(); work.mail_arrived(); await work.stop(grace)
 
     games = GameProcess(config, on_mail_queued)     # the same work, in a child process
@@ -24,6 +24,10 @@ group: the parent stops it), stops on SIGTERM (a service manager stops every pro
 unit), and stops when the socket reaches its end: a parent killed with SIGKILL leaves no
 child behind once the child's work in hand is committed. A child that dies is started
 again within a second; what it held was rolled back by the database and is read again.
+A child stopped by SIGTERM says so before it ends (``TERMINATED``): a service manager stops
+every process of the unit, and the judge's own SIGTERM may be handled only after it has
+seen the child end, so the judge waits ``TERMINATED_SECONDS`` for its stop before starting
+another child (one stopped alone, by hand, is started again after that).
 """
 
 from __future__ import annotations
@@ -41,36 +45,33 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .commands import handle_mail
+from .commands import answer_failure, handle_mail
 from .config import Config
 from .game.pictures import PictureStage
-from .game.processing import pending_deadlines, process_game
 from .logs import setup_logging
 from .mail.inbox import InboxProcessor, MailHandler
-from .scheduler import DeadlineScheduler, PendingFn, ProcessFn
+from .scheduler import GAME_QUEUE, DeadlineScheduler, DueQueue
 from .store.base import make_engine, make_sessionmaker
-from .store.games import WrittenGames
 from .worker import set_within
 
 log = logging.getLogger(__name__)
 
-ARRIVED, QUEUED, READY, STOP = b"i", b"o", b"r", b"s"
+ARRIVED, QUEUED, READY, STOP, TERMINATED = b"i", b"o", b"r", b"s", b"t"
 START_SECONDS = 60.0  # a child that has not said it is ready by then is killed
 RESTART_SECONDS = 1.0  # the pause before a child that died is started again
+TERMINATED_SECONDS = 30.0  # the pause before a child stopped by SIGTERM is: the judge's stop may follow
 
 
 class GameWork:
     """The inbox reader, the deadline scheduler and the picture stage on one database."""
 
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
-                 pending: PendingFn, process: ProcessFn, on_mail_queued: Callable[[], None]) -> None:
+                 queue: DueQueue, on_mail_queued: Callable[[], None]) -> None:
         self.on_mail_queued = on_mail_queued
         self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
-        self.scheduler = DeadlineScheduler(factory, config, pending, process, on_processed=self._queued)
-        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed)
-        # The game layer's deadlines are those of games' rows: after an inbox batch only the
-        # games it wrote are read again. Other hooks (tests') get every deadline read.
-        self._written = WrittenGames(factory) if pending is pending_deadlines else None
+        self.scheduler = DeadlineScheduler(factory, config, queue, on_processed=self._queued)
+        self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed,
+                                        on_failure=answer_failure)
         self._tasks: list[asyncio.Task[None]] = []
 
     def _queued(self) -> None:
@@ -78,8 +79,9 @@ class GameWork:
         self.pictures.wake()
 
     def _processed(self) -> None:
+        """An inbox batch committed: its mail may have set a deadline or made a phase ready."""
         self._queued()
-        self.scheduler.request_sync(self._written.take() if self._written is not None else None)
+        self.scheduler.wake()
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
@@ -101,8 +103,6 @@ class GameWork:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        if self._written is not None:
-            self._written.close()
 
 
 def _send(sock: socket.socket, what: bytes) -> None:
@@ -128,6 +128,7 @@ class GameProcess:
         self._running = False
         self._stopping = False
         self._restart: asyncio.Task[None] | None = None
+        self._terminated = False  # the child said it was stopped by SIGTERM
 
     @property
     def pid(self) -> int | None:
@@ -146,7 +147,7 @@ class GameProcess:
         theirs.close()
         ours.setblocking(False)
         self._process, self._sock = process, ours
-        self._ready, self._running = asyncio.Event(), False
+        self._ready, self._running, self._terminated = asyncio.Event(), False, False
         asyncio.get_running_loop().add_reader(ours.fileno(), self._readable)
         try:
             ready = await set_within(self._ready, START_SECONDS)
@@ -177,6 +178,8 @@ class GameProcess:
             elif not self._stopping and self._restart is None:
                 self._restart = asyncio.get_running_loop().create_task(self._start_again(), name="game-restart")
             return
+        if TERMINATED in data:
+            self._terminated = True
         if READY in data:
             self._running = True
             self._ready.set()
@@ -190,6 +193,10 @@ class GameProcess:
             await self._end(RESTART_SECONDS)
             if self._stopping:  # the judge is stopping too (a service manager stops them all)
                 return
+            if self._terminated:
+                log.warning("the game process was stopped by SIGTERM; waiting %.0f s for the judge's stop "
+                            "before starting another", TERMINATED_SECONDS)
+                await asyncio.sleep(TERMINATED_SECONDS)  # stop() cancels this
             log.error("the game process ended (exit code %s); starting it again",
                       process.exitcode if process is not None else None)
             while not self._stopping:
@@ -245,7 +252,7 @@ async def _child(config: Config, sock: socket.socket) -> None:
     factory = make_sessionmaker(engine, mail_domain=config.domain)
     stop = asyncio.Event()
     sock.setblocking(False)
-    work = GameWork(factory, config, handle_mail, pending_deadlines, process_game, lambda: _send(sock, QUEUED))
+    work = GameWork(factory, config, handle_mail, GAME_QUEUE, lambda: _send(sock, QUEUED))
 
     def readable() -> None:
         try:
@@ -261,8 +268,12 @@ async def _child(config: Config, sock: socket.socket) -> None:
         if ARRIVED in data:
             work.mail_arrived()
 
+    def terminated() -> None:
+        _send(sock, TERMINATED)  # before the socket ends: the parent must not take it for a death
+        stop.set()
+
     loop.add_reader(sock.fileno(), readable)
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGTERM, terminated)
     started = time.monotonic()
     try:
         await work.start()

@@ -154,16 +154,21 @@ def _remember(known: dict[str, _Known], m: Map, units: Mapping[str, Unit], text:
     return described
 
 
-def answer(request: Any) -> bytes:
-    """Adjudicate one parsed request and return the response as one line of JSON (UTF-8)."""
+def position_for(request: Any) -> tuple[Board, Position]:
+    """The board and the position a request line gives (``judge adjudicate``, ``judge bot``)."""
     if not isinstance(request, dict):
         raise RequestError("each line must be a JSON object")
     board = board_for(request)
-    m = board.map
     try:
-        position = Position.from_json(m, request)
+        return board, Position.from_json(board.map, request)
     except (PositionError, PhaseError) as exc:
         raise RequestError(str(exc)) from None
+
+
+def answer(request: Any) -> bytes:
+    """Adjudicate one parsed request and return the response as one line of JSON (UTF-8)."""
+    board, position = position_for(request)
+    m = board.map
     orders, errors, texts = _read_orders(board, position, request.get("orders") or {})
     result = adjudicate(board, position, orders)
     known = texts.get

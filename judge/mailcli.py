@@ -46,7 +46,7 @@ def status(session: Session, out: TextIO, health: Health | None = None) -> None:
     from sqlalchemy import select
 
     from .store import queues
-    from .store.games import Game
+    from .store.games import Game, GameStatus
 
     if health is not None:
         for p in health.processes:
@@ -63,7 +63,7 @@ def status(session: Session, out: TextIO, health: Health | None = None) -> None:
     inbox, outbox = queues.oldest_waiting(session)
     out.write(f"oldest waiting: inbox {_when(inbox)}, outbox {_when(outbox)}\n")
     games = session.execute(select(Game.name, Game.phase, Game.deadline, Game.status)
-                            .where(Game.deadline.is_not(None), Game.status.in_(("active", "forming")))
+                            .where(Game.deadline.is_not(None), Game.status.in_((GameStatus.ACTIVE, GameStatus.FORMING)))
                             .order_by(Game.deadline).limit(5)).all()
     out.write("next deadlines:\n" if games else "next deadlines: none\n")
     for name, phase, deadline, state in games:

@@ -1,207 +1,190 @@
-"""Deadlines: one APScheduler job per game whose phase is due, the database the source of truth.
+"""Deadlines: one APScheduler job that runs the due games, and wakes again at the earliest
+``due_at``; the database is the queue (:mod:`judge.game.due`), with nothing copied in memory.
 
 Contract (hook 6)::
 
-    DeadlineScheduler(sessionmaker, config, pending, process, on_processed=None)
+    DeadlineScheduler(sessionmaker, config, queue, on_processed=None)
+    await scheduler.start(); scheduler.wake(); await scheduler.stop(timeout)
 
-``pending(session, games) -> [(game, due)]`` lists the deadlines of ``games`` (None: of every
-game); ``process(session, config, game, now) -> bool`` processes the game's phase if it is due
-(taking the row lock) and queues its result mails; the server passes the game layer's
-(``judge.game.processing``). The jobs are rebuilt from every game's deadline at start and
-every ``scheduler_sync_seconds``; after an inbox batch (:meth:`request_sync` with the games
-it wrote) and after a run (that game) only those games' deadlines are read again, so the
-cost of keeping up with mail does not grow with the number of games. Each job runs
-``process`` in its own transaction. A run that processes nothing (or fails) is tried again
-one sync interval later. While phases are being processed, syncs asked for meanwhile are
-taken together at most every ``SYNC_SPACING`` (2) seconds, so a 5,000-game burst does not
-re-read its games back to back. While mail keeps coming (an inbox batch every few
-milliseconds, each asking for a sync), they are taken together every ``MAIL_SYNC_SPACING``
-(0.25) seconds: the first is read at once, the rest a quarter of a second later at most.
+``queue`` is a :class:`DueQueue` of three functions, each run in a transaction of its own:
+``claim(session, config, now) -> name | None`` claims one game due by ``now`` and acts on it
+(None: nothing is due); ``earliest(session) -> moment | None`` is the earliest moment any
+game is due; ``sweep(session) -> int`` computes every game's moment again (a guard). The
+server passes the game layer's (:data:`GAME_QUEUE`).
+
+A run claims games on up to ``PROCESS_THREADS`` threads until none is due, then reads the
+earliest moment and puts the one job there (the judge's clock, :mod:`judge.clock`, may be
+ahead of the wall clock in a test: the job runs that much earlier). :meth:`wake` asks for a
+run now: after an inbox batch (its mail may have set a deadline or made a phase ready), when
+the clock moves, and after each sweep (every ``scheduler_sync_seconds``, and at start). A
+wake during a run makes the run look again before it sleeps. Another judge process on the
+same database claims other games (``SKIP LOCKED``); while it holds the only due ones, this
+one looks again every ``BUSY_SECONDS``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
-from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.orm import Session, sessionmaker
 
+from . import clock
 from .config import Config
-from .store.base import utcnow
-from .worker import set_within
+from .game import due
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
-PendingFn = Callable[[Session, Collection[str] | None], list[tuple[str, datetime]]]
-ProcessFn = Callable[[Session, Config, str, datetime], bool]
 PROCESS_THREADS = 4  # phases processed at once; the listener's threads stay free during a burst
-SYNC_SPACING = 2.0  # seconds between reads of deadlines while phases are being processed
-MAIL_SYNC_SPACING = 0.25  # and while mail keeps asking for them (a batch of mail every few ms)
+BUSY_SECONDS = 0.2  # how soon to look again when the due games are held by another process
+FAILED_SECONDS = 1.0  # how soon to look again after the database failed a claim
+JOB = "due-games"
+
+
+@dataclass(frozen=True, slots=True)
+class DueQueue:
+    """What the deadline job runs (see the module's contract)."""
+
+    claim: Callable[[Session, Config, datetime], str | None]
+    earliest: Callable[[Session], datetime | None]
+    sweep: Callable[[Session], int]
+
+
+GAME_QUEUE = DueQueue(due.claim_due, due.earliest, due.sweep)
 
 
 class DeadlineScheduler:
-    """Keeps the APScheduler jobs in step with the deadlines in the database."""
+    """Runs the due games of the database's queue when they are due."""
 
-    def __init__(self, factory: sessionmaker[Session], config: Config, pending: PendingFn, process: ProcessFn,
+    def __init__(self, factory: sessionmaker[Session], config: Config, queue: DueQueue = GAME_QUEUE,
                  on_processed: Callable[[], None] | None = None) -> None:
         self.factory = factory
         self.config = config
-        self.pending = pending
-        self.process = process
+        self.queue = queue
         self.on_processed = on_processed
         self.scheduler = AsyncIOScheduler(timezone=UTC, job_defaults={
             "misfire_grace_time": None, "coalesce": True, "max_instances": 1})
-        self.scheduled: dict[str, datetime] = {}
-        self._hold: dict[str, datetime] = {}
-        self._sync_lock = asyncio.Lock()
-        self._sync_again = False
-        self._asked: set[str] | None = set()  # the games the next read is for; None: every game
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._running: set[str] = set()
-        self._finished: dict[str, int] = {}  # game -> epoch its last run ended
-        self._epoch = 0
         self._pool = ThreadPoolExecutor(max_workers=PROCESS_THREADS, thread_name_prefix="deadline")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._running = False
+        self._again = False
         self._stopping = False
-        self._stopped = asyncio.Event()  # set by stop(): ends a sync's pause between burst reads
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        """Start the scheduler with the jobs read from the database."""
+        """Start the jobs: a sweep at once (then a run of what is due) and every
+        ``scheduler_sync_seconds``."""
+        self._loop = asyncio.get_running_loop()
         self.scheduler.start()
-        await self.sync()
-        self.scheduler.add_job(self.sync, "interval", seconds=self.config.scheduler_sync_seconds,
-                               id="sync-deadlines", replace_existing=True)
+        self.scheduler.add_job(self._sweep, "interval", seconds=self.config.scheduler_sync_seconds,
+                               id="sweep-due", replace_existing=True)
+        clock.on_change(self._clock_moved)
+        # The first sweep runs at once but is not waited for: the judge is ready sooner.
+        self.scheduler.add_job(self._sweep, "date", run_date=datetime.now(UTC), id="sweep-first")
 
     async def stop(self, timeout: float = 10) -> None:
-        """Stop scheduling and wait (up to ``timeout``) for phases being processed to commit."""
+        """Stop scheduling and wait (up to ``timeout``) for the games being processed to commit."""
         self._stopping = True
-        self._stopped.set()
+        clock.off_change(self._clock_moved)
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        deadline = asyncio.get_running_loop().time() + timeout
-        while self._tasks and (left := deadline - asyncio.get_running_loop().time()) > 0:
-            await asyncio.wait(list(self._tasks), timeout=left)
-        try:  # a sync in flight ends on its own, not cancelled (and logged) with the loop
-            await asyncio.wait_for(self._sync_lock.acquire(), max(0.0, deadline - asyncio.get_running_loop().time()))
-        except TimeoutError:
-            pass
-        else:
-            self._sync_lock.release()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
         for task in list(self._tasks):
             task.cancel()
         self._pool.shutdown(wait=False)
 
-    def _read(self, games: set[str] | None) -> list[tuple[str, datetime]]:
-        with self.factory() as session, session.begin():
-            return list(self.pending(session, games))
-
-    async def sync(self, games: Iterable[str] | None = None) -> None:
-        """Re-read the deadlines of ``games`` (None: of every game) and add, move or drop
-        jobs to match."""
+    def wake(self) -> None:
+        """Run the due games now (call from the event loop's thread)."""
         if self._stopping:
             return
-        if games is None:
-            self._asked = None
-        elif self._asked is not None:
-            self._asked.update(games)
-        if self._sync_lock.locked():
-            self._sync_again = True
-            return
-        async with self._sync_lock:
-            self._sync_again = True
-            while self._sync_again and not self._stopping:
-                self._sync_again = False
-                asked, self._asked = self._asked, set()
-                if asked is not None and not asked:
-                    continue
-                started = self._epoch
-                try:
-                    self._apply(await asyncio.to_thread(self._read, asked), started, asked)
-                except Exception:  # noqa: BLE001 - the next sync tries again
-                    log.exception("reading the deadlines failed")
-                    self._asked = None  # what was asked for is read with the rest next time
-                if self._sync_again:
-                    # A burst: every run (or inbox batch) asks for a sync; those coming in the
-                    # next moment share one read instead of one read each.
-                    await set_within(self._stopped, SYNC_SPACING if self._running else MAIL_SYNC_SPACING)
+        if self._running:
+            self._again = True
+        else:
+            self._plan(datetime.now(UTC))
 
-    def request_sync(self, games: Iterable[str] | None = None) -> None:
-        """Ask for a :meth:`sync` of ``games`` (None: of every game) soon (call from the
-        event loop's thread)."""
-        self._track(asyncio.get_running_loop().create_task(self.sync(games)))
+    def _clock_moved(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.wake)
 
-    def _track(self, task: asyncio.Task[None]) -> None:
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _plan(self, run_at: datetime) -> None:
+        if not self._stopping and self.scheduler.running:
+            self.scheduler.add_job(self._run, "date", run_date=run_at, id=JOB, replace_existing=True)
 
-    def _apply(self, deadlines: list[tuple[str, datetime]], started: int, games: set[str] | None) -> None:
-        """Match the jobs of ``games`` (None: every game's) to ``deadlines``, read when the
-        epoch was ``started``.
-
-        A game whose run ended after that read began is left alone: the read may predate its
-        commit, and the sync that run asks for will schedule its next deadline.
-        """
-        wanted = {game: max(due, self._hold.get(game, due)) for game, due in deadlines}
-        if games is None:
-            self._hold = {game: when for game, when in self._hold.items() if game in wanted}
-            gone = set(self.scheduled) - wanted.keys()
-        else:  # the games not read keep their jobs and holds
-            self._hold = {game: when for game, when in self._hold.items() if game in wanted or game not in games}
-            gone = (set(self.scheduled) & games) - wanted.keys()
-        for game in gone:
-            self._remove(game)
-        for game, due in wanted.items():
-            if game in self._running or self._finished.get(game, -1) > started:
-                continue
-            if self.scheduled.get(game) != due:
-                self.scheduler.add_job(self._run, "date", run_date=due, args=[game], id=f"deadline:{game}",
-                                       replace_existing=True)
-                self.scheduled[game] = due
-                log.debug("deadline for %s at %s", game, due.isoformat())
-
-    def _remove(self, game: str) -> None:
-        self.scheduled.pop(game, None)
-        try:
-            self.scheduler.remove_job(f"deadline:{game}")
-        except JobLookupError:
-            pass
-
-    def _process(self, game: str) -> bool:
-        if self._stopping:
-            return False
-        with self.factory() as session, session.begin():
-            return self.process(session, self.config, game, utcnow())
-
-    async def _run(self, game: str) -> None:
-        if self._stopping:
-            return
+    def _track(self) -> None:
         task = asyncio.current_task()
         if task is not None:
-            self._track(task)
-        self.scheduled.pop(game, None)
-        self._running.add(game)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _sweep(self) -> None:
+        """The sweep (a job: stop waits for it); then a run of what is due."""
+        if self._stopping:
+            return
+        self._track()
         try:
-            processed = await asyncio.get_running_loop().run_in_executor(self._pool, self._process, game)
-        except Exception:  # noqa: BLE001 - one game must not stop the others
-            log.exception("processing %s failed; trying again later", game)
-            processed = False
+            wrong = await asyncio.to_thread(self._in_transaction, self.queue.sweep)
+            if wrong:
+                log.warning("the sweep found %d game(s) with a wrong due_at", wrong)
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("sweeping the deadline queue failed")
+        self.wake()
+
+    def _in_transaction(self, work: Callable[[Session], _T]) -> _T:
+        with self.factory() as session, session.begin():
+            return work(session)
+
+    def _drain(self) -> int:
+        """Claim and process due games until none is left (or the judge stops); how many."""
+        done = 0
+        while not self._stopping:
+            with self.factory() as session, session.begin():
+                name = self.queue.claim(session, self.config, clock.now())
+            if name is None:
+                return done
+            done += 1
+            log.info("deadline for %s: done", name)
+            if self.on_processed is not None and self._loop is not None:
+                self._loop.call_soon_threadsafe(self.on_processed)
+        return done
+
+    async def _run(self) -> None:
+        if self._stopping:
+            return
+        self._track()
+        self._running = True
+        loop = asyncio.get_running_loop()
+        failed = False
+        next_at: datetime | None = None
+        try:
+            while not self._stopping:
+                self._again = False
+                try:
+                    next_at = await asyncio.to_thread(self._in_transaction, self.queue.earliest)
+                    if next_at is not None and next_at <= clock.now():
+                        await asyncio.gather(*(loop.run_in_executor(self._pool, self._drain)
+                                               for _ in range(PROCESS_THREADS)))
+                        next_at = await asyncio.to_thread(self._in_transaction, self.queue.earliest)
+                except Exception:  # noqa: BLE001 - the database may be briefly away
+                    log.exception("running the due games failed; trying again")
+                    failed = True
+                    break
+                if not self._again:
+                    break
         finally:
-            self._running.discard(game)
-            self._epoch += 1
-            self._finished[game] = self._epoch
-        if processed:
-            self._hold.pop(game, None)
-            log.info("deadline for %s: phase processed", game)
-            if self.on_processed:
-                self.on_processed()
-        else:
-            self._hold[game] = utcnow() + timedelta(seconds=self.config.scheduler_sync_seconds)
-        try:
-            await self.sync([game])
-        except asyncio.CancelledError:
-            if not self._stopping:
-                raise  # a shutdown cancels the follow-up sync; anything else is real
+            self._running = False
+        if self._stopping:
+            return
+        now = clock.now()
+        if failed:
+            self._plan(datetime.now(UTC) + timedelta(seconds=FAILED_SECONDS))
+        elif next_at is not None:
+            wait = max(next_at - now, timedelta(seconds=BUSY_SECONDS))
+            self._plan(datetime.now(UTC) + wait)

@@ -5,7 +5,7 @@ the same loop.
 Contract (hook 7)::
 
     server = JudgeServer(config)        # the command layer's mail handler, the game's deadlines
-    server = JudgeServer(config, handler=..., pending=..., process=...)   # others, for tests
+    server = JudgeServer(config, handler=..., queue=...)   # others, for tests
     await server.start()                # listening once this returns
     await server.stop()
 
@@ -34,13 +34,12 @@ from sqlalchemy import make_url
 
 from .commands import handle_mail
 from .config import Config
-from .game.processing import pending_deadlines, process_game
 from .game_process import GameProcess, GameWork
 from .mail.inbox import MailHandler
 from .mail.listener import start_listener
 from .mail.sender import Sender
 from .mail.transport import Transport
-from .scheduler import PendingFn, ProcessFn
+from .scheduler import GAME_QUEUE, DueQueue
 from .store import queues, ratelimit
 from .store.base import make_engine, make_sessionmaker, utcnow
 
@@ -56,13 +55,12 @@ class JudgeServer:
     """Wires the mail path and the game work together around one database."""
 
     def __init__(self, config: Config, *, handler: MailHandler = handle_mail,
-                 pending: PendingFn = pending_deadlines, process: ProcessFn = process_game,
-                 transport: Transport | None = None) -> None:
+                 queue: DueQueue = GAME_QUEUE, transport: Transport | None = None) -> None:
         self.config = config
         self.engine = make_engine(config.database_url)
         self.factory = make_sessionmaker(self.engine, mail_domain=config.domain)
         self.sender = Sender(self.factory, config, transport)
-        own_hooks = (handler, pending, process) == (handle_mail, pending_deadlines, process_game)
+        own_hooks = handler is handle_mail and queue is GAME_QUEUE
         split = config.game_process
         if split is None:
             split = make_url(config.database_url).get_backend_name() == "postgresql"
@@ -70,7 +68,7 @@ class JudgeServer:
         if split and own_hooks and not _in_memory(config.database_url) and GameProcess.available():
             self.games = GameProcess(config, on_mail_queued=self.sender.wake)
         else:
-            self.games = GameWork(self.factory, config, handler, pending, process, on_mail_queued=self.sender.wake)
+            self.games = GameWork(self.factory, config, handler, queue, on_mail_queued=self.sender.wake)
         self._listener: asyncio.Server | None = None
         self._health_task: asyncio.Task[None] | None = None
         self._sender_task: asyncio.Task[None] | None = None

@@ -14,6 +14,10 @@
 - ``migrate(url)``: ``judge.store.migrate.upgrade(url)`` as the tests' judges use it: a SQLite
   file not made yet is first copied from one this process migrated (the migrations cost a
   third of a second, a copy a millisecond), and the upgrade then finds it at the newest.
+- The judge's clock (:mod:`judge.clock`) is kept in a file of this process's own
+  (``JUDGE_CLOCK_FILE``, set before any game process starts, so that one reads it too), and
+  put back to the wall clock after every test: a test moves it with ``clock.advance``
+  instead of waiting for a deadline.
 """
 
 from __future__ import annotations
@@ -37,6 +41,21 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+
+_CLOCK_FOLDER = tempfile.mkdtemp(prefix="judge-clock-")
+atexit.register(shutil.rmtree, _CLOCK_FOLDER, True)
+os.environ["JUDGE_CLOCK_FILE"] = os.path.join(_CLOCK_FOLDER, "offset")
+
+
+@pytest.fixture(autouse=True)
+def _wall_clock() -> Iterator[None]:
+    """Every test starts and ends on the wall clock."""
+    from judge import clock
+
+    clock.reset()
+    yield
+    clock.reset()
+
 
 PG_URL = os.environ.get("JUDGE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 PG_SKIP = "PostgreSQL not reachable on 127.0.0.1:5432"

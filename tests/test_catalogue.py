@@ -48,11 +48,13 @@ SAMPLES: dict[str, dict[str, object]] = {
     "all/eject": {"header": HEADER, "game": "dt", "address": "a@x", "powers": ["France"]},
     "all/game_state": {"header": HEADER, "game": "dt", "change": "paused", "reason": "", "deadline": WHEN},
     "all/deadline_changed": {"game": "dt", "deadline": WHEN, "grace": WHEN, "wait_set": False},
+    "all/notices": {"header": HEADER, "parts": ["Game 'dt' has been resumed.", "Press is white."]},
     "all/settings_changed": {"header": HEADER, "game": "dt", "changes": ["Press is white."],
                              "deadlines": ["Deadline for 'dt' changed to ..."]},
     "all/takeover": {"header": HEADER, "game": "dt", "power": "France", "address": "a@x", "returned": False,
                      "deadline": WHEN, "grace": WHEN, "wait_set": True},
-    "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****"},
+    "all/reply": {"header": HEADER, "sections": ["One."], "errors": 1, "original": "signon fdt ****",
+                  "acted": True, "refused": 1},
     "player/selected": {"header": HEADER, "power": "France", "letter": "F", "game": "dt", "password_hint": None,
                         "title": "Spring of 1901", "groups": [[("France", "Army", "Paris")]], "deadline": WHEN},
     # -- game life A: lateness, absences, settings, records (issue 11) --
@@ -70,6 +72,10 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/absences": {"game": "dt", "absences": [("France", WHEN, WHEN)]},
     "player/setting": {"what": "address", "game": "dt", "who": "France", "address": "b@x", "old": "a@x",
                        "zone": "", "default": "UTC"},
+    "player/rating": {"address": "a@x", "ratings": [("Overall", "27.42", "8.31", "2.47", 1)], "mu": "25.00",
+                      "sigma": "8.33", "shown": "0.00"},
+    "player/ratings": {"ladder": "overall", "total": 2, "rows": [(1, "a@x", "2.47", "27.42", "8.31", 1),
+                                                                 (2, "bot", "0.66", "25.54", "8.29", 1)]},
     "player/whois": {"address": "a@x", "record": SimpleNamespace(phases=2, on_time=1, late=1, missed=0,
                                                                   dedication=2, started=1, taken_over=0, finished=0,
                                                                   abandoned=0, resigned=0),
@@ -84,6 +90,8 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/unreadable": {"reason": "its MIME parts are nested too deeply", "keeper": "k@x"},
     "player/rate_limited": {"limit": 30, "keeper": "k@x"},
     "player/game_rate_limited": {"game": "dt", "limit": 120},
+    "player/not_acted_on": {"keeper": "k@x"},
+    "player/game_changed": {"game": "dt", "phase": "Fall of 1901 (movement)"},
     "player/unread": {"limit": 300, "line": 301},
     "player/reply_cut": {"limit": 250000, "left_out": 12},
     "player/signon": {"power": "France", "game": "dt"},
@@ -125,7 +133,7 @@ SAMPLES: dict[str, dict[str, object]] = {
                             "after": WHEN, "turns": False},
     "player/history_part": {"game": "dt", "number": 1, "total": 3},
     "master/created": {"game": "dt", "master": "m@x", "variant": "Standard", "powers": ["France", "Italy"],
-                       "settings": ["GUNBOAT", "NMR"]},
+                       "settings": ["GUNBOAT", "NMR"], "practice": "", "letter": ""},
     "master/deadline_set": {"game": "dt", "deadline": WHEN, "left": "1 day", "grace": WHEN, "grace_left": "8 days"},
     "master/state_changed": {"game": "dt", "change": "paused"},
     "master/ejected": {"game": "dt", "address": "a@x", "power": "France"},
@@ -183,6 +191,10 @@ SAMPLES: dict[str, dict[str, object]] = {
                                                                                    "Hello.")])},
     "web/summary": PAGE_VALUES,
     "web/not_found": {**PAGE_VALUES, "what": "game xx"},
+    "web/ratings": {**PAGE_VALUES, "ratings_path": lambda m: f"/ratings/{m}" if m else "/ratings", "title": "overall",
+                    "ladders": [("standard", "Standard")],
+                    "rows": [SimpleNamespace(place=1, who="", rating="2.47", mu="27.42", sigma="8.31", games=1,
+                                             seats=(("dt", "France"),))]},
 }
 #: Entries rendered by their own functions in other tests (too much context to write here).
 ELSEWHERE = {"all/results": "tests/test_render_results.py", "player/game_list": "tests/test_render_mails.py",
@@ -275,7 +287,7 @@ def test_a_refusal_is_strict_about_its_values() -> None:
 def test_the_picture_entry_renders_through_phase_picture() -> None:
     board = load_board("standard")
     assert entry("pictures/board").form == PICTURE
-    svg = phase_picture(board.map, initial_position(board.map), game="dt").svg
+    svg = phase_picture(board, initial_position(board.map), game="dt").svg
     assert svg.startswith("<svg") or "<svg" in svg[:200]
 
 

@@ -120,3 +120,15 @@ def test_example_documents_every_key() -> None:
             assert above.startswith("#") or re.match(r"#? ?\w+ = ", above), f"{m[1]} has no comment above it"
             documented.add((section, m[1]))
     assert documented == set(_KEYS) | {("clocks", key) for key in CLOCK_KEYS}
+
+
+def test_clock_settings_are_checked_by_the_reader_the_caller_passes(tmp_path: Path) -> None:
+    """The configuration imports no game: ``[clocks]`` is checked by the game layer's reader,
+    passed in as the ``judge`` command passes it."""
+    from judge.game.clocks import default_clocks
+
+    path = write(tmp_path, '[clocks]\nmoves = "next 71 clock 25:99"\n')
+    with pytest.raises(ConfigError, match=re.escape("[clocks]")):
+        load_config(path, check_clocks=default_clocks)
+    good = write(tmp_path, '[clocks]\nmoves = "next 71 clock 23:30 grace 167"\n')
+    assert load_config(good, check_clocks=default_clocks).clocks == {"M": "next 71 clock 23:30 grace 167"}

@@ -37,7 +37,7 @@ def test_a_become_copy_shows_the_player_only_their_own_orders(live: LiveJudge) -
 
 
 def _gunboat(live: LiveJudge, name: str) -> dict[str, str]:
-    live.reply(GM, f"create ?{name} gmpw standard\nset gunboat", expect=2)
+    live.reply(GM, f"create ?{name} gmpw standard\nset gunboat")
     m = load_map("standard")
     powers = {}
     for i, pw in enumerate(m.powers):

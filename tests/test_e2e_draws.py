@@ -59,7 +59,7 @@ def test_a_nodias_draw_leaves_out_a_survivor_and_the_final_mail_is_archived(live
 
 
 def test_a_concession_in_a_gunboat_game(live: LiveJudge) -> None:
-    live.reply(GM, "create ?gun gmpw standard\nset gunboat", expect=2)
+    live.reply(GM, "create ?gun gmpw standard\nset gunboat")
     powers = {}
     from judge.maps import load_map
 

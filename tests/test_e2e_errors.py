@@ -3,10 +3,12 @@ commands from a player, orders after the game ended, mail the judge must not ans
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import test_e2e_harness as harness
-from test_e2e_harness import JUDGE, LiveJudge, start_game
+from test_e2e_harness import JUDGE, LiveJudge, later, start_game
+
+from judge import clock
 
 live = harness.live
 GM = "gm@players.test"
@@ -73,11 +75,11 @@ def test_deadline_set_and_passed(live: LiveJudge) -> None:
     start_game(live, "err")
     bad = live.reply(GM, "signon Merr gmpw\nset deadline someday soon")
     assert bad.subject.endswith("[Error Flag]")
-    soon = (datetime.now(UTC) + timedelta(seconds=3)).strftime("%Y-%m-%d %H:%M:%S UTC")
-    mails = live.mail(GM, f"signon Merr gmpw\nset deadline {soon}\nset grace 0", expect=1 + 8)
+    mails = live.mail(GM, f"signon Merr gmpw\nset deadline {later(hours=1)}\nset grace 0", expect=1 + 8)
     assert any("Deadline for 'err' set to" in m.body for m in mails)
     assert any("Grace period for 'err' changed to" in m.body for m in mails)
-    results = live.collect(8, timeout=15)
+    clock.advance(timedelta(hours=1, seconds=1))
+    results = live.collect(8)
     assert all(m.subject == "E2E:err - S1901M Results" for m in results)
     assert live.phase("err") == "F1901M"
     njudge = live.reply(GM, "signon Merr gmpw\nset deadline Mon Dec 1 2031 18:00", expect=1 + 8)

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -23,7 +24,9 @@ import pytest
 from conftest import Captured, CaptureSMTP, free_port, migrate
 from sqlalchemy import func, select
 
+from judge import clock
 from judge.config import Config
+from judge.mail.inbox import MailHandler
 from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
@@ -31,6 +34,13 @@ from judge.store.mail import InboxMessage, OutboxMessage
 from judge.store.passwords import check_password
 
 JUDGE = "judge@judge.test"
+
+
+def later(**delta: float) -> str:
+    """A moment ``delta`` (``timedelta``'s keywords) after the judge's clock, as SET DEADLINE
+    takes it. A test moves the clock (``judge.clock.advance``) to reach it: nothing waits for
+    a deadline on the wall clock."""
+    return (clock.now() + timedelta(**delta)).strftime("%Y-%m-%d %H:%M:%S UTC")
 #: Phases are processed as soon as every order is in (njudge waits half an hour, and at least
 #: 12 hours after the previous phase for movement). The tests' games are NMR (a phase is
 #: processed when grace ends) unless a test sends SET NONMR, and send no reminders unless a
@@ -59,7 +69,8 @@ class Mail:
 class LiveJudge:
     """A running JudgeServer in a thread of its own."""
 
-    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, **settings: object) -> None:
+    def __init__(self, url: str, relay: CaptureSMTP, tmp_path: Path, *, handler: MailHandler | None = None,
+                 **settings: object) -> None:
         migrate(url)
         self.url = url
         self.relay = relay
@@ -71,7 +82,7 @@ class LiveJudge:
         )
         if settings:
             self.config = replace(self.config, **settings)
-        self.server = JudgeServer(self.config)
+        self.server = JudgeServer(self.config) if handler is None else JudgeServer(self.config, handler=handler)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -167,15 +178,21 @@ class LiveJudge:
             engine.dispose()
 
 
-@pytest.fixture
-def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+def running_judge(database_url: str, tmp_path: Path, **settings: object) -> Iterator[LiveJudge]:
+    """A LiveJudge (with ``settings`` over the tests' config) and its relay, for a fixture
+    to yield from; both stopped afterwards."""
     relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path)
+    judge = LiveJudge(database_url, relay, tmp_path, **settings)
     try:
         yield judge
     finally:
         judge.stop()
         relay.stop()
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    yield from running_judge(database_url, tmp_path)
 
 
 def bodies_to(mails: list[Mail], address: str) -> list[Mail]:

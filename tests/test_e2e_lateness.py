@@ -1,4 +1,5 @@
-"""Lateness over real SMTP with the scheduler firing for real (short clocks): the reminder
+"""Lateness over real SMTP with the deadline job firing for real (the judge's clock moved on
+to each moment: nothing waits for the wall clock): the reminder
 before the deadline, the late notices at the deadline (to the late player and to everyone
 else), the late orders processing the phase at once, a phase nobody orders processed when
 grace ends in an NMR game; in a NoNMR game the late power abandoned at the end of grace,
@@ -6,11 +7,12 @@ taken over by a newcomer with a clean record, the game going on at its deadline.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import test_e2e_harness as harness
-from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import LiveJudge, Mail, later, start_game
 
+from judge import clock
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
 
@@ -22,10 +24,6 @@ HOLDS = {
     "Italy": "A ven h\nA rom h\nF nap h", "Russia": "A war h\nA mos h\nF sev h\nF stp/sc h",
     "Turkey": "F ank h\nA con h\nA smy h",
 }
-
-
-def _soon(seconds: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _players(live: LiveJudge, game: str) -> dict[str, tuple[str, int, int, int, bool]]:
@@ -57,12 +55,14 @@ def _by_subject(mails: list[Mail]) -> dict[str, list[str]]:
 def test_reminder_late_notice_late_orders_then_nmr_grace_end(live: LiveJudge) -> None:
     powers = start_game(live, "late")
     _order_all_but_turkey(live, powers, "late")
-    live.mail(GM, f"signon Mlate gmpw\nset reminder 0.0015\nset deadline {_soon(8)}\nset grace 1",
+    live.mail(GM, f"signon Mlate gmpw\nset reminder 1\nset deadline {later(days=2)}\nset grace 24",
               expect=1 + 8)
-    reminder = live.collect(1, timeout=20)[0]
+    clock.advance(timedelta(days=2, minutes=-50))
+    reminder = live.collect(1)[0]
     assert (reminder.to, reminder.subject) == (powers["Turkey"], "E2E:late - S1901M Reminder")
     assert "There is less than 1 hour to the deadline" in reminder.body
-    late = live.collect(8, timeout=20)
+    clock.advance(timedelta(minutes=51))
+    late = live.collect(8)
     subjects = _by_subject(late)
     assert subjects["[You are late!] E2E:late - S1901M Late Notice: T"] == [powers["Turkey"]]
     assert sorted(subjects["E2E:late - S1901M Late Notice: T"]) == sorted([GM, *list(powers.values())[:-1]])
@@ -74,11 +74,13 @@ def test_reminder_late_notice_late_orders_then_nmr_grace_end(live: LiveJudge) ->
     players = _players(live, "late")
     assert players["Turkey"][1:4] == (0, 1, 0) and players["France"][1:4] == (1, 0, 0), "late, on time"
 
-    live.mail(GM, f"signon Mlate gmpw\nset reminder 0\nset deadline {_soon(2)}\nset grace 0.001",
+    live.mail(GM, f"signon Mlate gmpw\nset reminder 0\nset deadline {later(hours=3)}\nset grace 6",
               expect=1 + 8)
-    late = live.collect(8, timeout=20)
+    clock.advance(timedelta(hours=3, seconds=1))
+    late = live.collect(8)
     assert all("Late Notice: AEFGIRT" in m.subject for m in late)
-    results = live.collect(8, timeout=20)
+    clock.advance(timedelta(hours=6))
+    results = live.collect(8)
     assert all(m.subject == "E2E:late - F1901M Results" for m in results)
     assert live.phase("late") == "S1902M"
     assert {v[3] for v in _players(live, "late").values()} == {1}, "every power missed Fall 1901"
@@ -88,11 +90,13 @@ def test_nonmr_abandoned_at_grace_end_then_taken_over(live: LiveJudge) -> None:
     powers = start_game(live, "aban")
     live.mail(GM, "signon Maban gmpw\nset nonmr", expect=1 + 8)
     _order_all_but_turkey(live, powers, "aban")
-    live.mail(GM, f"signon Maban gmpw\nset deadline {_soon(2)}\nset grace 0.0015", expect=1 + 8)
-    late = live.collect(8, timeout=20)
+    live.mail(GM, f"signon Maban gmpw\nset deadline {later(hours=1)}\nset grace 5", expect=1 + 8)
+    clock.advance(timedelta(hours=1, seconds=1))
+    late = live.collect(8)
     assert all("Late Notice: T" in m.subject for m in late)
     assert "This power will be considered abandoned and free for takeover" in late[0].body
-    waiting = live.collect(8, timeout=20)
+    clock.advance(timedelta(hours=5))
+    waiting = live.collect(8)
     assert all(m.subject == "E2E:aban - S1901M Waiting for Replacements: T" for m in waiting)
     assert powers["Turkey"] in [m.to for m in waiting], "the abandoned player is told too"
     assert "Turkey in game 'aban' is now considered abandoned and free for takeover." in waiting[0].body
@@ -107,8 +111,9 @@ def test_nonmr_abandoned_at_grace_end_then_taken_over(live: LiveJudge) -> None:
     notices = [m for m in mails if m.subject == "E2E:aban - S1901M Takeover of Turkey"]
     assert len(notices) == 7 and "Also, a wait has been placed for all active players." in notices[0].body
     live.quiet()
-    mails = live.mail(GM, f"signon Maban gmpw\nset deadline {_soon(2)}", expect=1 + 8)
-    results = live.collect(8, timeout=20)
+    mails = live.mail(GM, f"signon Maban gmpw\nset deadline {later(hours=2)}", expect=1 + 8)
+    clock.advance(timedelta(hours=2, seconds=1))
+    results = live.collect(8)
     assert all(m.subject == "E2E:aban - S1901M Results" for m in results), "at the deadline, despite the waits"
     players = _players(live, "aban")
     assert players["Turkey"] == ("newcomer@players.test", 1, 0, 0, True), "a clean record: on time for S1901M"

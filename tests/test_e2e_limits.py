@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import test_e2e_harness as harness
-from conftest import CaptureSMTP
 from test_e2e_harness import LiveJudge, start_game
 
 live = harness.live
@@ -18,13 +17,7 @@ EVERYONE = 8
 
 
 def _judge(database_url: str, tmp_path: Path, **limits: int) -> Iterator[LiveJudge]:
-    relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path, **limits)
-    try:
-        yield judge
-    finally:
-        judge.stop()
-        relay.stop()
+    yield from harness.running_judge(database_url, tmp_path, **limits)
 
 
 @pytest.fixture

@@ -6,12 +6,14 @@ with a takeover, UNSTART and SET AUTOSTART, a gunboat game's start mail."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import test_e2e_harness as harness
-from test_e2e_harness import LiveJudge, start_game
+from test_e2e_harness import LiveJudge, later, start_game
 from test_e2e_lateness import HOLDS as ALL_HOLD
 from test_web import ArchiveServer
+
+from judge import clock
 
 live = harness.live
 GM = "gm@players.test"
@@ -25,10 +27,6 @@ HOLDS = {**ALL_HOLD, "France": "A mar h\nF bre h"}
 
 def _signon(power: str, game: str) -> str:
     return f"signon {power[0]}{game} pw\n"
-
-
-def _soon(seconds: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def test_predict_rollback_and_the_restarted_deadline(live: LiveJudge) -> None:
@@ -57,15 +55,16 @@ def test_predict_rollback_and_the_restarted_deadline(live: LiveJudge) -> None:
     assert "(France and Germany) stand again" in notices[0].body
     assert live.phase("mend") == "S1901M"
     deadline = live.game_value("mend", "deadline")
-    assert datetime.now(UTC) < deadline <= datetime.now(UTC) + timedelta(minutes=2), "the quick clock restarted"
-    live.mail(GM, f"signon Mmend gmpw\nset deadline {_soon(4)}", expect=1 + EVERYONE)
+    assert clock.now() < deadline <= clock.now() + timedelta(minutes=2), "the quick clock restarted"
+    live.mail(GM, f"signon Mmend gmpw\nset deadline {later(hours=1)}", expect=1 + EVERYONE)
 
     for power, orders in HOLDS.items():
         text = _signon(power, "mend") + orders + ("\nset wait" if power == "Austria" else "")
         reply = live.reply(powers[power], text)
         assert "[Error Flag]" not in reply.subject, reply.body
     assert "All orders are in." in live.reply(GM, "signon Mmend gmpw\nlist").body
-    results = live.collect(EVERYONE, timeout=40)
+    clock.advance(timedelta(hours=1, seconds=1))
+    results = live.collect(EVERYONE)
     assert all(m.subject == "E2E:mend - S1901M Results" for m in results), "the scheduler kept the new deadline"
     assert "France: Army Paris -> Burgundy.  (*bounce*)" not in results[0].body
     assert "France: Army Paris -> Burgundy." in results[0].body and "Germany: Army Munich HOLD." in results[0].body
@@ -110,7 +109,7 @@ def test_become_promote_and_two_masters(live: LiveJudge) -> None:
 
 
 def test_force_begin_takeover_unstart_and_autostart(live: LiveJudge) -> None:
-    live.reply(GM, "create ?early gmpw standard\nset gunboat", expect=2)
+    live.reply(GM, "create ?early gmpw standard\nset gunboat")
     for i, letter in enumerate("FGR"):
         live.reply(f"p{i}@players.test", f"signon ?early pw\nset preference {letter}")
     mails = live.mail(GM, "signon Mearly gmpw\nforce begin", expect=1 + 4)

@@ -1,25 +1,22 @@
 """No reminder, late notice or result is sent twice for one event (issue 11 item 2): two judge
 processes on one database (PostgreSQL, and a SQLite file) with their schedulers racing for
 the same deadlines, then a judge stopped before a deadline and started after it, over real
-SMTP. What was sent is recorded in the game's row under its row lock, in the transaction of
+SMTP. The judges' clock is moved on to each moment (both read it, their game processes too). What was sent is recorded in the game's row under its row lock, in the transaction of
 the mails."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from conftest import CaptureSMTP
-from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import LiveJudge, Mail, later, start_game
 from test_e2e_lateness import HOLDS
 
+from judge import clock
+
 GM = "gm@players.test"
-
-
-def _soon(seconds: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _all(relay: CaptureSMTP) -> list[Mail]:
@@ -56,8 +53,14 @@ def test_two_judges_on_one_database_send_each_notice_once(database_url: str, tmp
         for power, orders in list(HOLDS.items())[:-1]:
             one.reply(powers[power], f"signon {power[0]}twin pw\n{orders}")
         before = len(relay.messages)
-        two.send(GM, f"signon Mtwin gmpw\nset reminder 0.001\nset deadline {_soon(7)}\nset grace 0.0015")
-        _wait(relay, before + 1 + 8 + 1 + 8 + 8, timeout=40)
+        two.send(GM, f"signon Mtwin gmpw\nset reminder 1\nset deadline {later(days=1)}\nset grace 2")
+        _wait(relay, before + 1 + 8)
+        clock.advance(timedelta(days=1, minutes=-59))
+        _wait(relay, before + 1 + 8 + 1)
+        clock.advance(timedelta(minutes=60))
+        _wait(relay, before + 1 + 8 + 1 + 8)
+        clock.advance(timedelta(hours=2))
+        _wait(relay, before + 1 + 8 + 1 + 8 + 8)
         _nothing_more(relay, 2.5)
         mails = _all(relay)[before:]
         counts = _once(mails)
@@ -80,11 +83,9 @@ def test_a_judge_stopped_before_the_deadline_sends_its_notice_once_after(databas
         powers = start_game(first, "rest")
         for power, orders in list(HOLDS.items())[:-1]:
             first.reply(powers[power], f"signon {power[0]}rest pw\n{orders}")
-        deadline = datetime.now(UTC) + timedelta(seconds=2)
-        first.mail(GM, f"signon Mrest gmpw\nset deadline {deadline:%Y-%m-%d %H:%M:%S} UTC\nset grace 0.01", expect=1 + 8)
+        first.mail(GM, f"signon Mrest gmpw\nset deadline {later(hours=1)}\nset grace 36", expect=1 + 8)
         first.stop()
-        while datetime.now(UTC) < deadline + timedelta(seconds=0.5):  # no judge runs across the deadline
-            time.sleep(0.1)
+        clock.advance(timedelta(hours=1, seconds=1))  # no judge runs across the deadline
         before = len(relay.messages)
         second = LiveJudge(database_url, relay, tmp_path)
         _wait(relay, before + 8)

@@ -56,7 +56,7 @@ def test_reply_to_password_address_zone_absence_and_whois(live: LiveJudge) -> No
 
 def test_clocks_set_with_create_before_the_start(live: LiveJudge) -> None:
     reply = live.reply(GM, "create ?early gmpw standard\nset moves next 47 clock 20:00 days SMTWTFS\n"
-                           "set start 2031-03-03 20:00 UTC\nset zone UTC\nset nonmr", expect=2)
+                           "set start 2031-03-03 20:00 UTC\nset zone UTC\nset nonmr")
     assert "[Error Flag]" not in reply.subject, reply.body
     assert "Game 'early' will not be processed before Mon Mar 03 2031 20:00:00 +0000" in reply.body
     listing = live.reply("anyone@players.test", "list early")

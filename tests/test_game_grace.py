@@ -237,10 +237,23 @@ def test_master_sets_grace_and_phase_lengths(judge: Judge) -> None:
 def test_next_deadline_and_grace_never_before_the_last_ones(judge: Judge) -> None:
     start_standard(judge)
     old: Game = judge.game("dt")
-    _master(judge, "set grace 2026-02-20 12:00 UTC\nset moves next 24 clock -1\nprocess")
+    _master(judge, "set grace 2026-02-20 12:00 UTC\nset moves next 24 clock -1")
+    for power in SPRING:
+        _order(judge, power)
+    assert judge.step("dt") and judge.game("dt").phase == "F1901M", "processed early: every order is in"
     game = judge.game("dt")
     assert game.deadline == old.deadline, "njudge: never earlier than the last processed phase's deadline"
     assert game.grace == datetime(2026, 2, 20, 12, 0, tzinfo=UTC), "nor grace earlier than the last grace"
+
+
+def test_a_phase_the_master_processes_ends_then(judge: Judge) -> None:
+    """A master's PROCESS moves the deadline to now (njudge's one exception to the floor: the
+    master resets the deadline earlier): the next phase takes its own clock."""
+    start_standard(judge)
+    _master(judge, "set grace 2026-02-20 12:00 UTC\nset moves next 24 clock -1\nprocess")
+    game = judge.game("dt")
+    assert game.deadline == judge.now + timedelta(hours=24)
+    assert game.grace == game.deadline + timedelta(hours=167)
 
 
 def test_set_deadline_without_a_time_takes_the_clock_time(judge: Judge) -> None:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from judge.commands import handle_mail
 from judge.config import Config
-from judge.game.processing import pending_deadlines, process_game
+from judge.game.processing import process_game
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import Game, find_game
@@ -70,7 +70,8 @@ class Judge:
     def due(self, name: str) -> datetime | None:
         """The next moment the deadline job must look at ``name`` (None: never)."""
         with self.factory() as s:
-            return dict(pending_deadlines(s)).get(name)
+            game = find_game(s, name)
+            return game.due_at if game is not None else None
 
     def step(self, name: str) -> list[OutboxMessage]:
         """Let the clock run to the game's next due moment and run the deadline job; the

@@ -5,6 +5,7 @@ mail, and it ends with the judge, whether the judge is stopped or killed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
@@ -154,6 +155,44 @@ def test_sigterm_to_every_process_of_the_judge(tmp_path: Path, capture_smtp: Cap
     wait(lambda: not alive(child), "the game process to stop", 5)
     text = log.read_text()
     assert "starting it again" not in text and text.count("game process ready") == 1, text
+
+
+def test_a_game_process_stopped_by_sigterm_is_not_started_again_before_the_judge_stops(
+        migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
+    """The race of a service manager's stop, made certain: the game process has its SIGTERM and
+    has ended, and the judge has seen it end, before the judge's own SIGTERM is handled (a
+    busy machine). The judge waits for its stop instead of starting another game process."""
+    config = make_config(tmp_path, migrated_url, capture_smtp, game_process=True)
+    said: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("judge.game_process")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+
+    async def main() -> None:
+        server = JudgeServer(config)
+        await server.start()
+        try:
+            child = server.game_pid
+            assert child is not None
+            os.kill(child, signal.SIGTERM)
+            await asyncio.to_thread(wait, lambda: any("ended" in m or "stopped by SIGTERM" in m for m in said),
+                                    "the judge to see its game process end")
+            await asyncio.sleep(0)
+        finally:
+            await server.stop()
+        assert server.game_pid is None
+
+    try:
+        asyncio.run(main())
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    assert not any("starting it again" in m for m in said), said
+    assert sum("started" in m for m in said) == 1, said
+    assert forked_children() == [], "a game process outlived the judge"
 
 
 def test_a_stop_while_a_restart_is_pending_leaves_no_process(migrated_url: str, tmp_path: Path,

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.config import Config
-from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many
+from judge.mail.inbox import Arrival, InboxProcessor, store_incoming, store_many, transient
 from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import InboxMessage, OutboxMessage, archive_for, queue_mail
@@ -108,7 +109,7 @@ def test_a_failing_message_is_rolled_back_and_the_rest_go_on(factory: sessionmak
     echo = Echo(fail_on="line 1")
     assert InboxProcessor(factory, CONFIG, handler=echo).process_pending() == 3
     statuses = [(r.status, r.note) for r in rows(factory)]
-    assert statuses == [("done", None), ("failed", "ValueError: bad command"), ("done", None)]
+    assert statuses == [("done", None), ("quarantined", "ValueError: bad command"), ("done", None)]
     with factory() as session:
         assert [r.subject for r in sent_for(session, "g1")] == ["Re: s0", "Re: s2"]
 
@@ -119,7 +120,7 @@ def test_a_failing_message_still_counts_against_the_senders_limit(factory: sessi
         store_incoming(factory, raw(n), "ann@example.org", [])
     config = Config(address="judge@example.org", code="TEST", sender_mails_per_minute=2)
     assert InboxProcessor(factory, config, handler=Echo(fail_on="line 0")).process_pending() == 4
-    assert [(r.status, r.attempts) for r in rows(factory)] == [("failed", 1), ("done", 0), ("ignored", 0),
+    assert [(r.status, r.attempts) for r in rows(factory)] == [("quarantined", 1), ("done", 0), ("ignored", 0),
                                                                  ("ignored", 0)]
     assert [r.note for r in rows(factory)][2:] == ["over 2 mails a minute (told once)",
                                                    "over 2 mails a minute (already told)"]
@@ -228,3 +229,28 @@ def test_a_later_mail_of_a_batch_does_not_wait_for_a_lock_held_elsewhere(
     assert reader.process_pending() == 1
     assert handler.seen == ["lock g1", "lock g2"]
     assert [(r.status, r.attempts) for r in rows(factory)] == [("done", 0)] * 2
+
+
+def test_only_a_failure_that_may_pass_is_transient(factory: sessionmaker[Session], migrated_url: str) -> None:
+    """Issue 23, rule 1: a real lock not had is transient (the mail is read again, while its
+    game is unchanged); a real IntegrityError is not (the mail is quarantined and answered)."""
+    store_incoming(factory, raw(1), "ann@example.org", [])
+    with pytest.raises(IntegrityError) as clash, factory() as session, session.begin():
+        session.add(InboxMessage(message_id="<m1@example.org>", envelope_sender="a@b", recipients=[], raw=b"",
+                                 received_at=utcnow()))
+    assert not transient(clash.value)
+    sqlite = migrated_url.startswith("sqlite")
+    holder = make_engine(migrated_url)
+    waiter = (create_engine(migrated_url, connect_args={"timeout": 0.05}) if sqlite else make_engine(migrated_url))
+    try:
+        with holder.connect() as held:
+            held.exec_driver_sql("UPDATE inbox_message SET note = 'held'")  # its transaction holds the lock
+            with pytest.raises(OperationalError) as locked, waiter.connect() as other:
+                if not sqlite:
+                    other.exec_driver_sql("SET lock_timeout = '50ms'")
+                other.exec_driver_sql("UPDATE inbox_message SET note = 'other'")
+            held.rollback()
+    finally:
+        holder.dispose()
+        waiter.dispose()
+    assert transient(locked.value)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from judge.engine import initial_position
+from judge.engine import centre_counts, initial_position
 from judge.engine.map import province_of
 from judge.engine.position import Position
 from judge.engine.results import Adjudication
@@ -78,7 +78,8 @@ def _expected_units(shown: Position, adjudication: Adjudication | None) -> set[t
     return out
 
 
-def _check_picture(svg: str, m, position: Position, adjudication: Adjudication | None) -> None:  # type: ignore[no-untyped-def]
+def _check_picture(svg: str, board, position: Position, adjudication: Adjudication | None) -> None:  # type: ignore[no-untyped-def]
+    m = board.map
     root = _read(svg)
     shown = adjudication.next if adjudication is not None else position
     assert _units(root) == _expected_units(shown, adjudication)
@@ -90,7 +91,7 @@ def _check_picture(svg: str, m, position: Position, adjudication: Adjudication |
     for abbr, owner in provinces.items():
         assert owner == (shown.owners.get(abbr) if m.provinces[abbr].supply else None), abbr
     legend = {g.get("data-legend"): int(g.get("data-centres", "-1")) for g in root.iter(f"{SVG}g") if g.get("data-legend")}
-    counts = shown.centre_counts()
+    counts = centre_counts(board, shown.owners)
     assert legend == {p.name: counts.get(p.name, 0) for p in m.powers}
     orders = [g for g in root.iter(f"{SVG}g") if g.get("data-order")]
     if adjudication is None:
@@ -111,9 +112,9 @@ def test_a_whole_random_game_is_drawn_phase_by_phase(name: str, seed: int, phase
     kinds: set[str] = set()
     count = 0
     for played in play(board, initial_position(m), seed, phases):
-        picture = phase_picture(m, played.position, played.adjudication, game="g1")
-        _check_picture(picture.svg, m, played.position, played.adjudication)
-        _check_picture(phase_picture(m, played.position).svg, m, played.position, None)
+        picture = phase_picture(board, played.position, played.adjudication, game="g1")
+        _check_picture(picture.svg, board, played.position, played.adjudication)
+        _check_picture(phase_picture(board, played.position).svg, board, played.position, None)
         root = _read(picture.svg)
         assert root.get("data-phase") == played.position.phase.code
         kinds |= {g.get("data-kind", "") for g in root.iter(f"{SVG}g") if g.get("data-order")}
@@ -136,7 +137,7 @@ def test_variant_routes_are_drawn_along_the_railway_the_canal_and_as_hops() -> N
     orders = parse_orders(colonial_board, pos, "Russia", "A mos - tsr - kra")
     orders += parse_orders(colonial_board, pos, "Britain", "F med - red, A egy S F med - red")
     adj = adjudicate(colonial_board, pos, [o for o in orders if not isinstance(o, Exception)])
-    root = _read(phase_picture(colonial, pos, adj).svg)
+    root = _read(phase_picture(colonial_board, pos, adj).svg)
     kinds = {g.get("data-order"): g.get("data-kind") for g in root.iter(f"{SVG}g") if g.get("data-order")}
     assert kinds["A mos - kra"] == "railway"
     assert kinds["F med - red"] == "canal"
@@ -145,11 +146,10 @@ def test_variant_routes_are_drawn_along_the_railway_the_canal_and_as_hops() -> N
     assert path.count("L") == 3  # mos -> prm -> oms -> kra: through the stations it passes
 
     oceania_board = load_board("oceania")
-    oceania = oceania_board.map
     pos = Position.build(Phase.parse("S2000M"), [Unit("New Zealand", "A", "kei")])
     adj = adjudicate(oceania_board, pos, [o for o in parse_orders(oceania_board, pos, "New Zealand", "A kei - tog")
                                           if not isinstance(o, Exception)])
-    root = _read(phase_picture(oceania, pos, adj).svg)
+    root = _read(phase_picture(oceania_board, pos, adj).svg)
     hop = next(g for g in root.iter(f"{SVG}g") if g.get("data-order") == "A kei - tog")
     assert hop.get("data-kind") == "hop"
     assert " Q" in [p for p in hop.iter(f"{SVG}path")][1].get("d", "")
@@ -157,15 +157,16 @@ def test_variant_routes_are_drawn_along_the_railway_the_canal_and_as_hops() -> N
 
 
 def test_png_is_the_svg_drawn_with_the_bundled_font() -> None:
-    m = load_map("standard")
-    picture = phase_picture(m, initial_position(m), game="fontcheck")
+    board = load_board("standard")
+    m = board.map
+    picture = phase_picture(board, initial_position(m), game="fontcheck")
     png = picture.png
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
     art = load_art(m)
     assert width == art.width and height > art.height
     # The title is drawn: without it the image differs (no font would draw neither).
-    blank = phase_picture(m, initial_position(m), game="").svg.replace("Spring 1901 Movement", "")
+    blank = phase_picture(board, initial_position(m), game="").svg.replace("Spring 1901 Movement", "")
     from judge.render.pictures import svg_to_png
 
     assert svg_to_png(blank) != png

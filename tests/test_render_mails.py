@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from jinja2 import UndefinedError
 
-from judge.engine import initial_position
+from judge.engine import initial_position, tally
 from judge.engine.phase import Phase
-from judge.maps import load_map
+from judge.maps import load_board, load_map
 from judge.render import (
     GameContext,
     GameLine,
@@ -116,7 +116,7 @@ def test_selected_mail_names_the_power(ctx, m):
 def _order_reply(ctx, lines, echo, complete, **kw):
     sections = [order_lines_text(lines), orders_text(ctx, "France", echo, complete, NOW, **kw)]
     errors = sum(1 for _, errs, _ in lines if errs)
-    return reply_mail(ctx, "", sections, errors)
+    return reply_mail(ctx, "", sections, errors, acted=errors < len(lines))
 
 
 def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
@@ -148,7 +148,8 @@ def test_order_reply_echoes_lines_flags_errors_and_lists_the_order_set(ctx):
         "",
         "Time to grace period expiration: 12 days, 23 hours, 30 minutes, and 0 seconds.",
         "",
-        "1 error found in your mail: it was not acted on.",
+        "1 error found in your mail: the line marked with an error above",
+        "was not acted on; the rest of your mail was.",
     ]
 
 
@@ -237,8 +238,10 @@ def test_other_notices(ctx):
 
 
 def test_list_game_status_and_ownership_follow_bug91_11(ctx, m):
-    listing = Listing(initial_position(m), DEADLINE, DEADLINE + timedelta(days=7), [("Press", "White.")],
-                      [("Master", "", "master1@localhost"), ("Austria", "move", "player3@localhost")], ["Austria"])
+    position = initial_position(m)
+    listing = Listing(position, DEADLINE, DEADLINE + timedelta(days=7), [("Press", "White.")],
+                      [("Master", "", "master1@localhost"), ("Austria", "move", "player3@localhost")], ["Austria"],
+                      tally=tally(load_board("standard"), position))
     lines = game_list_text(ctx, listing).splitlines()
     assert lines[0] == "Game 'dt' order #001 (S1901M) has a deadline of Tue Jan 06 2004 23:30:00 +0000."
     assert "   Austria    move                player3@localhost" in lines

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -22,9 +22,11 @@ from sqlalchemy.orm import Session
 
 from judge.config import Config
 from judge.mail.reader import IncomingMail
+from judge.scheduler import DueQueue
 from judge.server import JudgeServer
 from judge.store.base import make_engine, make_sessionmaker, utcnow
 from judge.store.mail import InboxMessage, OutboxMessage, queue_mail
+from judge.worker import set_within
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -152,26 +154,40 @@ def test_sessions_at_once_share_commits_and_each_250_follows_its_commit(migrated
 
 
 class Deadlines:
-    """Stand-in game processing: a dict of deadlines; processing queues one result mail."""
+    """Stand-in due games: a dict of moments; a claimed game queues one result mail. A game
+    that cannot be processed ("stuck") is put off a second, as the game layer's queue puts off
+    a game whose work fails."""
 
     def __init__(self) -> None:
         self.due: dict[str, datetime] = {}
         self.calls: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def pending(self, session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
+    def claim(self, session: Session, config: Config, now: datetime) -> str | None:
         with self.lock:
-            return [(game, due) for game, due in self.due.items() if games is None or game in games]
-
-    def process(self, session: Session, config: Config, game: str, now: datetime) -> bool:
-        self.calls[game] += 1
-        time.sleep(0.01)  # long enough for syncs to overlap runs, as real phases do
-        with self.lock:
-            if game == "stuck" or self.due.get(game, now + timedelta(1)) > now:
-                return False
+            ready = sorted((when, game) for game, when in self.due.items() if when <= now)
+            if not ready:
+                return None
+            game = ready[0][1]
+            self.calls[game] += 1
+            if game == "stuck":
+                self.due[game] = now + timedelta(seconds=1)
+                return game
             del self.due[game]
+        time.sleep(0.01)  # long enough for wakes to overlap runs, as real phases do
         queue_mail(session, "all@example.org", f"{game} results", "results", game=game, kind="result")
-        return True
+        return game
+
+    def earliest(self, session: Session) -> datetime | None:
+        with self.lock:
+            return min(self.due.values(), default=None)
+
+    def sweep(self, session: Session) -> int:
+        return 0
+
+    @property
+    def queue(self) -> DueQueue:
+        return DueQueue(self.claim, self.earliest, self.sweep)
 
     def handler(self, session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
         game = mail.text.split()[-1]
@@ -187,16 +203,15 @@ def test_deadlines_are_processed(migrated_url: str, tmp_path: Path, capture_smtp
 
     def scenario(server: JudgeServer) -> None:
         capture_smtp.wait_for(2)
-        send(config.smtp_port, mail(1, "deadline new"))  # the handler sets a deadline; a sync follows
+        send(config.smtp_port, mail(1, "deadline new"))  # the handler sets a deadline; the batch wakes the job
         capture_smtp.wait_for(3)
-        time.sleep(0.3)
 
-    run_server(config, scenario, pending=games.pending, process=games.process, handler=games.handler)
+    run_server(config, scenario, queue=games.queue, handler=games.handler)
     subjects = [c.message["Subject"] for c in capture_smtp.messages]
     assert subjects == ["late results", "soon results", "new results"]
     assert capture_smtp.messages[0].message["Auto-Submitted"] == "auto-generated"
-    assert games.calls["stuck"] <= 3  # retried once per sync interval, not in a tight loop
-    assert games.due == {"stuck": games.due["stuck"]}
+    assert games.calls["stuck"] <= 3  # put off a second each time, not claimed in a tight loop
+    assert set(games.due) == {"stuck"}
 
 
 def test_many_deadlines_at_once(migrated_url: str, tmp_path: Path, capture_smtp: CaptureSMTP) -> None:
@@ -207,58 +222,43 @@ def test_many_deadlines_at_once(migrated_url: str, tmp_path: Path, capture_smtp:
 
     def scenario(server: JudgeServer) -> None:
         capture_smtp.wait_for(40)
-        time.sleep(0.3)
 
-    run_server(config, scenario, pending=games.pending, process=games.process, handler=echo)
+    run_server(config, scenario, queue=games.queue, handler=echo)
     assert games.calls == Counter({f"g{n}": 1 for n in range(40)})
     assert len(capture_smtp.messages) == 40
 
 
-def test_syncs_asked_for_by_a_stream_of_mail_are_taken_together(sqlite_db: str, tmp_path: Path) -> None:
-    """Every inbox batch asks for a sync, and each sync reads every game's deadline: while mail
-    keeps coming they are read together a few times a second, not back to back, and a
-    deadline set by the last mail is still scheduled soon after it."""
+def test_a_moved_clock_runs_what_became_due_at_once(sqlite_db: str, tmp_path: Path) -> None:
+    """The job sleeps until the earliest moment on the judge's clock: moving the clock past a
+    deadline an hour away runs it at once, with nothing waiting on the wall clock."""
+    from judge import clock
     from judge.scheduler import DeadlineScheduler
     from judge.store.migrate import upgrade
 
     upgrade(sqlite_db)
     engine = make_engine(sqlite_db)
     factory = make_sessionmaker(engine, mail_domain="example.org")
-    due: dict[str, datetime] = {}
-    reads: list[float] = []
+    games = Deadlines()
+    games.due = {"later": utcnow() + timedelta(hours=1)}
 
-    def pending(session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
-        reads.append(time.monotonic())
-        time.sleep(0.01)  # a read of every game's deadline takes a while
-        return [(game, when) for game, when in due.items() if games is None or game in games]
-
-    async def main() -> tuple[int, float]:
+    async def main() -> None:
         config = Config(code="TEST", address="judge@example.org", data_dir=tmp_path, scheduler_sync_seconds=600)
-        scheduler = DeadlineScheduler(factory, config, pending, lambda *_: False)
+        done = asyncio.Event()
+        scheduler = DeadlineScheduler(factory, config, games.queue, on_processed=done.set)
         await scheduler.start()
         try:
-            started = len(reads)
-            end = time.monotonic() + 1
-            while time.monotonic() < end:  # an inbox batch every 5 ms for a second
-                scheduler.request_sync()
-                await asyncio.sleep(0.005)
-            during = len(reads) - started
-            due["last"] = utcnow() + timedelta(hours=1)
-            asked = time.monotonic()
-            scheduler.request_sync()
-            while "last" not in scheduler.scheduled:
-                assert time.monotonic() - asked < 5, "the last mail's deadline was never scheduled"
-                await asyncio.sleep(0.005)
-            return during, time.monotonic() - asked
+            assert not await set_within(done, 0.3), "an hour early"
+            clock.advance(timedelta(hours=1))
+            assert await set_within(done, 10), "the moved clock did not wake the job"
         finally:
             await scheduler.stop(2)
 
     try:
-        during, latency = asyncio.run(main())
+        asyncio.run(main())
     finally:
+        clock.reset()
         engine.dispose()
-    assert during <= 8, f"{during} reads of every deadline in one second of mail"
-    assert latency < 1.0
+    assert games.calls == Counter({"later": 1})
 
 
 def _wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 15) -> None:

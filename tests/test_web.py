@@ -25,7 +25,7 @@ from conftest import free_port
 from test_e2e_harness import LiveJudge, start_game
 
 from judge.config import Config
-from judge.engine import Position
+from judge.engine import Position, centre_counts
 from judge.maps import load_board, load_map
 from judge.randomgame import random_orders
 from judge.store.base import make_engine, make_sessionmaker
@@ -222,7 +222,7 @@ def test_centres_by_year_follow_the_game(live: LiveJudge) -> None:
         row = re.search(r'<tr data-year="1901">(.*?)</tr>', page, re.S)
         assert row is not None
         counts = [int(n) for n in re.findall(r'<td class="n">(\d+)</td>', row.group(1))]
-        owned = stored_position(live, GAME).centre_counts()
+        owned = centre_counts(load_board("standard"), stored_position(live, GAME).owners)
         assert counts == [owned.get(p.name, 0) for p in load_map("standard").powers]
         start = re.search(r'<tr data-year="1900">(.*?)</tr>', page, re.S)
         assert start is not None and re.findall(r'<td class="n">(\d+)</td>', start.group(1)) == \

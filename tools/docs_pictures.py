@@ -29,8 +29,7 @@ def main() -> None:
         for p in play(board, initial_position(m), seed, 80):
             if p.position.phase.code == code:
                 out = ROOT / "docs" / f"{name}.png"
-                out.write_bytes(phase_picture(m, p.position, p.adjudication, game=f"{name}-demo",
-                                             calendar=board.rules.calendar).png)
+                out.write_bytes(phase_picture(board, p.position, p.adjudication, game=f"{name}-demo").png)
                 print(f"{out.relative_to(ROOT)}: {code}, {len(p.adjudication.results)} orders")
                 break
         else:

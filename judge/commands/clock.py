@@ -27,7 +27,7 @@ from datetime import time, timedelta
 
 from .. import render
 from ..game import lateness
-from ..game.clocks import KIND_WORDS, MAX_HOURS, ClockError, clocks_of, clocks_to_json, read_clock, read_hours
+from ..game.clocks import KIND_WORDS, MAX_HOURS, clocks_of, clocks_to_json, read_clock, read_hours
 from ..game.deadlines import DEFAULT_TIME, DeadlineError, parse_deadline
 from ..game.zones import game_zone
 from ..render import time_left
@@ -42,10 +42,7 @@ def _clock_time(call: Call) -> time:
 
 def set_deadline(call: Call) -> Outcome:
     view = call.view
-    try:
-        when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
-    except DeadlineError as exc:
-        return call.error(str(exc))
+    when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     lateness.move_deadline(view, when, game_zone(view.game, call.config))
     return _told(call)
 
@@ -54,10 +51,7 @@ def set_start(call: Call) -> Outcome:
     """``SET START date``: no processing before the date (module docstring)."""
     view = call.view
     game = view.game
-    try:
-        when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
-    except DeadlineError as exc:
-        return call.error(str(exc))
+    when = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     moved = lateness.set_start(view, when, game_zone(game, call.config))
     ctx = call.context()
     text = render.section("all/start_set", game=game.name, start=ctx.when(when), forming=not view.started,
@@ -70,15 +64,12 @@ def set_grace(call: Call) -> Outcome:
     game = view.game
     assert game.deadline is not None
     hours = read_hours(call.cmd.text)
-    try:
-        if hours is not None:
-            if hours > MAX_HOURS:
-                raise DeadlineError(render.refusal("grace_too_long", most=f"{MAX_HOURS:g}"))
-            end = game.deadline + timedelta(hours=hours)
-        else:
-            end = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
-    except DeadlineError as exc:
-        return call.error(str(exc))
+    if hours is not None:
+        if hours > MAX_HOURS:
+            raise DeadlineError(render.refusal("grace_too_long", most=f"{MAX_HOURS:g}"))
+        end = game.deadline + timedelta(hours=hours)
+    else:
+        end = parse_deadline(call.cmd.text, call.now, call.zone(), default_time=_clock_time(call))
     if end < game.deadline:
         return call.error(render.refusal("grace_before_deadline"))
     game.grace = end
@@ -101,10 +92,7 @@ def _set_clock(call: Call, kind: str) -> Outcome:
     view = call.view
     game = view.game
     clocks = clocks_of(game.clocks)
-    try:
-        clocks[kind] = read_clock(call.cmd.text, clocks[kind])
-    except ClockError as exc:
-        return call.error(str(exc))
+    clocks[kind] = read_clock(call.cmd.text, clocks[kind])
     game.clocks = clocks_to_json(clocks)
     clock = clocks[kind]
     text = render.section("all/lengths_set", game=game.name, kind=KIND_WORDS[kind], line=clock.describe(),

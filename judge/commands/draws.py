@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .. import render
 from ..game import draws
-from ..game.draws import DrawError, Voted
+from ..game.draws import Voted
 from .outcome import Call, Outcome, said
 
 
@@ -29,10 +29,7 @@ def set_noconcede(call: Call) -> Outcome:
 
 
 def _voted(call: Call, vote: Callable[[], Voted], *, concede: bool = False) -> Outcome:
-    try:
-        voted = vote()
-    except DrawError as exc:
-        return call.error(str(exc))
+    voted = vote()
     view = call.view
     text = render.section("player/draw_vote", game=view.name, concede=concede, meaning=voted.meaning,
                           me=call.me.power or "", powers=voted.powers, ignored=voted.ignored, how=voted.how,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import render
 from ..game import disclosure, history, listing
 from ..game import summary as game_summary
-from ..game.deadlines import DeadlineError, zone
+from ..game.deadlines import zone
 from ..game.ending import ending_text
 from ..game.mails import Mail
 from ..game.view import GameView
@@ -21,10 +21,7 @@ from .outcome import Call, Outcome, said
 def get(call: Call) -> Outcome:
     """``HELP`` (the index) or ``GET topic``: a help file."""
     topic = call.cmd.args[0] if call.cmd.args else None
-    try:
-        return said(render.help_text(topic))
-    except render.HelpTopicError as exc:
-        return call.error(str(exc))
+    return said(render.help_text(topic))
 
 
 def version(call: Call) -> Outcome:
@@ -84,10 +81,7 @@ def history_of(call: Call) -> Outcome:
     """``HISTORY [name] [FROM date] [TO date] [LINES n]`` or ``HISTORY [name] EXCLSTART turn
     [EXCLEND turn] [BROAD]``: the public archive of a game."""
     tz = call.zone() if call.identity is not None else zone(call.config.timezone)
-    try:
-        req = history.read_request(call.cmd.args, call.now, tz)
-    except DeadlineError as exc:
-        return call.error(str(exc))
+    req = history.read_request(call.cmd.args, call.now, tz)
     found = call.game_or_signed_on((req.game,) if req.game else ())
     if isinstance(found, Outcome):
         return found

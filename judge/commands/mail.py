@@ -13,10 +13,12 @@ followed by the original message with the password masked (njudge, Bug91-10).
 
 After the commands: a forming game that got its last player starts, and a game whose orders
 are all in is processed (at once, or after its clock's delay). The settings changes of the
-whole mail go to everyone in one notice. Exactly one reply goes back to the sender; a copy of
-it (BECOME's, to the power's player) holds only the sections written for a reader the copy's
-reader may stand in for (:func:`judge.game.disclosure.may_share`: not the master's view of
-every power's orders, written before BECOME). In a
+whole mail go to everyone in one notice, and each reader gets every notice of the mail in
+one mail (none after a CREATE: the creator alone reads them, in the reply). Exactly one reply
+goes back to the sender; a copy of it (BECOME's, to the power's player) holds only the
+sections written for a reader the copy's reader may stand in for
+(:func:`judge.game.disclosure.may_share`: not the master's view of every power's orders,
+written before BECOME). In a
 batch of the inbox, the views of the games the mail signed on to are then kept for the
 batch's next mails (:func:`judge.game.view.keep_views`).
 
@@ -38,9 +40,10 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
+from ..engine import Phase
 from ..game import disclosure, joining, notices, processing
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import GameView, forget_views, keep_views
+from ..game.view import AS_OF, GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
@@ -48,7 +51,7 @@ from ..store.games import ACTIVE, MASTER, OBSERVER, Player
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
-from .outcome import Call, Copy, Identity, Outcome
+from .outcome import REFUSALS, Call, Copy, Identity, Outcome
 from .reading import read_commands
 from .replyplay import signed_by_reply
 from .table import ROWS, STATE_WORDS, VOCABULARY, Row
@@ -100,9 +103,13 @@ class _Reply:
         self.limit = limit
         self.left_out = 0
         self.errors = 0
+        self.kept = 0
+        self.acted = False
         self.mails: list[Mail] = []
+        self.notices: list[Mail] = []
         self.settings: list[str] = []
         self.deadline_moved = False
+        self.created = False
         self.changed = False
         self.about: GameView | None = None
         self.files: list[File] = []
@@ -114,8 +121,10 @@ class _Reply:
         self.errors += out.errors
         if out.errors:
             self.error_writers.append((out.errors, written_for))
+        self.kept += out.errors if out.errors_kept else 0
         self.files.extend(out.files)
         self.mails.extend(out.mails)
+        self.notices.extend(out.notices)
         self.settings.extend(out.settings)
         self.deadline_moved = self.deadline_moved or out.deadline_moved
         self.changed = self.changed or out.changed or bool(out.settings) or out.deadline_moved
@@ -148,6 +157,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     if mail.over_limit or mail.unreadable:
         _refuse_unread(session, config, mail)
         return
+    if mail.received_at is not None:
+        session.info[AS_OF] = mail.received_at
     commands, unread = capped(read_commands(VOCABULARY, mail.text), config.commands_per_mail)
     reply = _Reply(config.reply_max_bytes - REPLY_RESERVE)
     identity: Identity | None = None
@@ -157,6 +168,9 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         if by_reply.identity is not None:
             identity = by_reply.identity
             commands = read_commands(VOCABULARY, mail.text, signed_on=True)
+    if identity is not None and _late(mail, identity):
+        _answer_late(session, config, mail, identity.view)
+        return
     savepoint = session.begin_nested()
     for cmd in commands:
         row = ROWS[cmd.verb]
@@ -165,12 +179,20 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
         if refused is not None:
             reply.add(Outcome(reply=(refused,), errors=1), writer)
             continue
-        out = row.handler(Call(session, config, now, sender, cmd, identity))
+        call = Call(session, config, now, sender, cmd, identity)
+        try:
+            out = row.handler(call)
+        except REFUSALS as exc:  # a game refusal: the command's error reply, the mail goes on
+            out = call.error(str(exc))
         if out.failed_signon:
             savepoint.rollback()
             forget_views(session)
             _wrong_password(session, config, mail, out.failure)
             log.info("mail from %s: wrong game, power or password", sender)
+            return
+        if out.signed_on is not None and _late(mail, out.signed_on):
+            savepoint.rollback()
+            _answer_late(session, config, mail, out.signed_on.view)
             return
         if out.signed_on is not None:
             verdict = ratelimit.take(session, f"game:{out.signed_on.view.name}", config.game_mails_per_minute, 60, now)
@@ -180,12 +202,18 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
                 _game_over_limit(session, config, mail, out.signed_on.view.name, now)
                 return
         reply.add(out, writer if writer is not None or out.signed_on is None else out.signed_on.me)
+        reply.acted = reply.acted or acted_on(row, cmd, out)
         if out.signed_on is not None:
             identity = out.signed_on
+            reply.created = reply.created or cmd.verb == "CREATE"
     savepoint.commit()
     view = identity.view if identity is not None else None
+    if view is not None and mail.received_at is not None:
+        view.mark_changed(mail.received_at)
     if view is not None:
         _after(config, view, identity, reply, now)
+    else:
+        reply.mails.extend(reply.notices)
     if not commands:
         reply.add(Outcome(reply=(render.error_text(render.refusal("no_commands")),),
                           errors=1))
@@ -199,7 +227,8 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
     about = view or reply.about
     reader = (identity.became or identity.me) if identity is not None else None
     ctx = context(config, about, reader if view is not None else None) if about is not None else judge_context(config)
-    rendered = render.reply_mail(ctx, "", sections, reply.errors)
+    rendered = render.reply_mail(ctx, "", sections, reply.errors, acted=reply.acted,
+                                 refused=reply.errors - reply.kept)
     to = [sender] + ([reader.email] if reader is not None and reader.email and reader.email != sender else [])
     answer = Mail.of(to, rendered, "reply", about, files=reply.files)
     queue(session, [answer, *reply.mails], in_reply_to=mail.message_id, config=config)
@@ -215,9 +244,21 @@ def _copies(config: Config, ctx: Context, reply: _Reply, notes: list[str], about
     for copy in reply.copies:
         sections, errors = reply.shared(about, copy.reader)
         own = context(config, about, copy.reader) if about is not None else ctx
-        out.append(Mail.of(copy.address, render.reply_mail(own, "", [copy.note, *sections, *notes], errors),
-                           "private", about))
+        text = render.reply_mail(own, "", [copy.note, *sections, *notes], errors, acted=reply.acted,
+                                 refused=max(errors - reply.kept, 0))
+        out.append(Mail.of(copy.address, text, "private", about))
     return out
+
+
+def acted_on(row: Row, cmd: Command, out: Outcome) -> bool:
+    """Whether the judge did something of ``cmd``: some of its lines were taken (an order
+    line each; any other command is one), or, for a sign-on, it changed something (a place
+    taken; orders for a later phase are kept with their errors). The reply's error count
+    says "not acted on" only when no command was."""
+    lines = len(cmd.body) if cmd.verb == ORDERS else 1
+    if row.signs_on:
+        return out.changed
+    return out.errors_kept or out.errors < lines
 
 
 def reply_address(mail: IncomingMail) -> str:
@@ -228,11 +269,15 @@ def reply_address(mail: IncomingMail) -> str:
 
 
 def _after(config: Config, view: GameView, identity: Identity | None, reply: _Reply, now: datetime) -> None:
-    """What the mail's commands set going in the sender's game: the start, processing, the
-    settings notice."""
+    """What the mail's commands set going in the sender's game: the settings notice, then
+    every notice of the mail gathered into one mail per reader (:func:`.notices.one_per_reader`),
+    the start, processing."""
     game = view.game
+    told = list(reply.notices)
     if reply.settings or reply.deadline_moved:
-        reply.mails.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+        told.extend(notices.settings_changed(view, config, reply.settings, deadline=reply.deadline_moved))
+    if not reply.created:  # else its creator is the game's only reader, and the reply says it all
+        reply.mails.extend(notices.one_per_reader(view, config, told))
     started = joining.start_if_full(view, config, now)
     reply.mails.extend(started)
     if started or not reply.changed or game.status != ACTIVE:
@@ -246,7 +291,7 @@ def _after(config: Config, view: GameView, identity: Identity | None, reply: _Re
         reply.writers.append(me)
 
 
-_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
+_SIGNON_LINE = re.compile(r"^(\s*(?:sign\s*on|create|practice|observe|watch)\s+\S+\s+)(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def masked(text: str) -> str:
@@ -296,6 +341,34 @@ def _refuse_unread(session: Session, config: Config, mail: IncomingMail) -> None
         section = render.section("player/rate_limited", limit=config.sender_mails_per_minute, keeper=config.keeper)
     else:
         section = render.section("player/unreadable", reason=mail.unreadable or "", keeper=config.keeper)
+    rendered = render.reply_mail(judge_context(config), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def _late(mail: IncomingMail, identity: Identity) -> bool:
+    """Whether the game ``mail`` signed on to changed after the mail arrived (a later mail
+    was read for it, or its phase turned: the mail waited on a lock, or is read again)."""
+    return mail.received_at is not None and identity.view.changed_since(mail.received_at)
+
+
+def _answer_late(session: Session, config: Config, mail: IncomingMail, view: GameView) -> None:
+    """The reply to a mail read after its game changed: none of it is applied to a game it
+    was not written for (the caller has undone what it did), and the sender is asked to send
+    it again."""
+    log.info("mail %s from %s: game %s changed since it arrived at %s; not acted on", mail.message_id,
+             mail.sender, view.name, mail.received_at)
+    session.refresh(view.game)
+    forget_views(session)
+    phase = view.board.rules.calendar.long_name(Phase.parse(view.game.phase)) if view.game.phase else ""
+    section = render.section("player/game_changed", game=view.name, phase=phase)
+    rendered = render.reply_mail(context(config, view, None), "", [section], 1)
+    queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
+
+
+def answer_failure(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
+    """The reply to a mail the judge failed on (the inbox's ``on_failure``: the handler
+    raised, and everything it did was undone): none of it was acted on."""
+    section = render.section("player/not_acted_on", keeper=config.keeper)
     rendered = render.reply_mail(judge_context(config), "", [section], 1)
     queue(session, [Mail.of(reply_address(mail), rendered, "reply")], in_reply_to=mail.message_id)
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from .. import render
 from ..config import Config
-from ..engine import OptionError, Phase, PhaseError
+from ..engine import Phase, PhaseError
 from ..game import predict as prediction
 from ..game import processing, rules_in_play, starting, status
 from ..game import rollback as rollbacks
 from ..game.mails import Mail, context, masters
-from ..game.status import StatusError
 from ..game.view import GameView
-from ..store.games import Player
+from ..store.games import PAUSED, TERMINATED, Player
 from .outcome import Call, Copy, Identity, Outcome, said
 
 
@@ -35,7 +34,7 @@ def process(call: Call) -> Outcome:
         if wanted != game.phase:
             return call.error(render.refusal("process_other_phase", phase=game.phase, asked=" ".join(cmd.args)))
     done = game.phase or ""
-    mails = processing.advance(view, call.config, call.now)
+    mails = processing.advance(view, call.config, call.now, forced=True)
     return said(processed_text(call.config, view, done, call.me), changed=True, mails=mails)
 
 
@@ -51,20 +50,17 @@ def processed_text(config: Config, view: GameView, done: str, reader: Player | N
 
 def _state(call: Call, change: str) -> Outcome:
     view = call.view
-    try:
-        if change == "paused":
-            mails = status.pause(view, call.config)
-        elif change == "resumed":
-            mails = status.resume(view, call.config, call.now)
-        else:
-            mails = status.terminate(view, call.config)
-    except StatusError as exc:
-        return call.error(str(exc))
-    return said(render.section("master/state_changed", game=view.name, change=change), changed=True, mails=mails)
+    if change == PAUSED:
+        mails = status.pause(view, call.config)
+    elif change == "resumed":
+        mails = status.resume(view, call.config, call.now)
+    else:
+        mails = status.terminate(view, call.config)
+    return said(render.section("master/state_changed", game=view.name, change=change), changed=True, notices=mails)
 
 
 def pause(call: Call) -> Outcome:
-    return _state(call, "paused")
+    return _state(call, PAUSED)
 
 
 def resume(call: Call) -> Outcome:
@@ -72,7 +68,7 @@ def resume(call: Call) -> Outcome:
 
 
 def terminate(call: Call) -> Outcome:
-    return _state(call, "terminated")
+    return _state(call, TERMINATED)
 
 
 def eject(call: Call) -> Outcome:
@@ -84,7 +80,7 @@ def eject(call: Call) -> Outcome:
         return call.error(render.refusal("eject_nobody", target=target, game=view.name))
     mails = status.eject(view, call.config, found)
     texts = [render.section("master/ejected", game=view.name, address=p.email, power=p.power) for p in found]
-    return said("\n".join(texts), changed=True, mails=mails)
+    return said("\n".join(texts), changed=True, notices=mails)
 
 
 def set_option(call: Call) -> Outcome:
@@ -96,10 +92,7 @@ def set_option(call: Call) -> Outcome:
         key, _, value = cmd.text.strip().partition(" ")
     if not key.strip() or not value.strip():
         return call.error(render.refusal("option_syntax"))
-    try:
-        name, now = rules_in_play.set_option(view, key, value)
-    except OptionError as exc:
-        return call.error(str(exc))
+    name, now = rules_in_play.set_option(view, key, value)
     text = render.section("all/option_set", game=view.name, option=name, value=now, in_play=view.started)
     return said(text, changed=True, settings=(text,))
 
@@ -118,30 +111,21 @@ def rollback(call: Call) -> Outcome:
     The restored orders stand and may be changed: the turn is not processed in this mail,
     but as usual once a player's mail completes the orders (or at the deadline)."""
     view = call.view
-    try:
-        done = rollbacks.rollback(view, call.config, rollbacks.target(view, call.cmd.text), call.now)
-    except rollbacks.RollbackError as exc:
-        return call.error(str(exc))
+    done = rollbacks.rollback(view, call.config, rollbacks.target(view, call.cmd.text), call.now)
     return said(_done(call, "rolled_back", seq=done.record.seq, phase=done.record.phase, withdrawn=done.withdrawn,
-                      resumed=done.resumed), mails=done.mails)
+                      resumed=done.resumed), notices=done.mails)
 
 
 def unstart(call: Call) -> Outcome:
     """``UNSTART``: a started game with no turn processed back to forming."""
-    try:
-        mails = starting.unstart(call.view, call.config, call.now)
-    except StatusError as exc:
-        return call.error(str(exc))
-    return said(_done(call, "unstarted"), changed=True, mails=mails)
+    mails = starting.unstart(call.view, call.config, call.now)
+    return said(_done(call, "unstarted"), changed=True, notices=mails)
 
 
 def force_begin(call: Call) -> Outcome:
     """``FORCE BEGIN``: start the forming game now; the powers without a player are in
     civil disorder, open for takeover."""
-    try:
-        vacant, mails = starting.force_begin(call.view, call.config, call.now)
-    except StatusError as exc:
-        return call.error(str(exc))
+    vacant, mails = starting.force_begin(call.view, call.config, call.now)
     return said(_done(call, "begun", powers=vacant), changed=True, mails=mails)
 
 
@@ -151,14 +135,11 @@ def force_begin(call: Call) -> Outcome:
 def promote(call: Call) -> Outcome:
     """``PROMOTE address``: an observer of the game becomes one of its masters."""
     view = call.view
-    try:
-        promoted = status.promote(view, call.cmd.text)
-    except StatusError as exc:
-        return call.error(str(exc))
+    promoted = status.promote(view, call.cmd.text)
     ctx = context(call.config, view)
     mail = render.promoted_mail(ctx, promoted.email, call.sender)
     to = tuple(dict.fromkeys((promoted.email, *masters(view))))
-    return said(_done(call, "promoted", address=promoted.email), mails=(Mail.of(to, mail, "private", view),))
+    return said(_done(call, "promoted", address=promoted.email), notices=(Mail.of(to, mail, "private", view),))
 
 
 def become(call: Call) -> Outcome:

@@ -79,16 +79,13 @@ def _later(call: Call, lines: list[str]) -> Outcome:
     sections = [render.order_lines_text([(r.text, r.errors, r.warnings) for r in results]),
                 render.section("player/future_kept", title=kept.title, phase=kept.phase, lines=len(kept.lines),
                                wait=kept.wait)]
-    return Outcome(reply=tuple(sections), errors=errors)
+    return Outcome(reply=tuple(sections), errors=errors, errors_kept=True)
 
 
 def phase(call: Call) -> Outcome:
     """``PHASE season year kind``: the orders (and SET WAIT) after it are for that phase."""
     view = call.view
-    try:
-        target = future.target(view, call.cmd.text)
-    except FutureError as exc:
-        return call.error(str(exc))
+    target = future.target(view, call.cmd.text)
     title = view.board.rules.calendar.long_name(target)
     return said(render.section("player/future_entered", phase=target.code, title=title, now=target == view.phase))
 

@@ -2,11 +2,14 @@
 
 A handler changes the game through the session and the game layer, and returns what the
 mail's runner must do with the result: reply sections, the error count, mails to queue,
-settings and deadline changes to announce (one notice per mail lists them all), whether the
+settings and deadline changes to announce (one notice per mail lists them all), notices to
+the game's members (each reader gets the mail's notices in one mail), whether the
 game's orders or state changed (so that readiness is checked), a sign-on it established
 (BECOME establishes one too: the rest of the mail acts as that power), a failed sign-on that
 undoes the whole mail, files to attach to the reply, or people who get a copy of the reply.
-Handlers never touch shared state of the mail.
+Handlers never touch shared state of the mail. A handler lets a refusal (:data:`REFUSALS`:
+the game's :class:`~judge.game.errors.GameError`, a bad option, an unknown help topic) pass:
+the runner makes it the command's error reply (:meth:`Call.error`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from sqlalchemy.orm import Session
 
 from .. import render
 from ..config import Config
+from ..engine.options import OptionError
+from ..game.errors import GameError
 from ..game.mails import Mail, context
 from ..game.view import GameView, locked_view, view_of
 from ..game.zones import member_at, reader_zone
@@ -25,6 +30,9 @@ from ..render import GameContext
 from ..store.games import MASTER, OBSERVER, Player, find_game
 from ..store.mail import File
 from .command import Command
+
+#: The errors the runner turns into a command's error reply, their message on its line.
+REFUSALS: tuple[type[Exception], ...] = (GameError, OptionError, render.HelpTopicError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +139,7 @@ class Outcome:
     reply: tuple[str, ...] = ()
     errors: int = 0
     mails: tuple[Mail, ...] = ()
+    notices: tuple[Mail, ...] = ()
     settings: tuple[str, ...] = ()
     deadline_moved: bool = False
     changed: bool = False
@@ -140,6 +149,9 @@ class Outcome:
     failure: str | None = None
     files: tuple[File, ...] = ()
     copies: tuple[Copy, ...] = ()
+    #: The lines counted in ``errors`` were kept all the same (orders for a later phase,
+    #: checked again when it comes), not refused.
+    errors_kept: bool = False
 
 
 def signon_failed(message: str | None = None) -> Outcome:
@@ -149,9 +161,11 @@ def signon_failed(message: str | None = None) -> Outcome:
 
 
 def said(*sections: str, changed: bool = False, mails: tuple[Mail, ...] | list[Mail] = (),
-         settings: tuple[str, ...] = (), deadline_moved: bool = False) -> Outcome:
+         settings: tuple[str, ...] = (), deadline_moved: bool = False,
+         notices: tuple[Mail, ...] | list[Mail] = ()) -> Outcome:
     """An outcome that adds ``sections`` to the reply (``settings``: texts of changes
     everyone is told of, and ``deadline_moved``: the deadline moved, in one notice for the
-    whole mail)."""
+    whole mail; ``notices``: mails to the game's members, gathered with the mail's other
+    notices into one mail per reader)."""
     return Outcome(reply=tuple(s for s in sections if s), changed=changed, mails=tuple(mails), settings=settings,
-                   deadline_moved=deadline_moved)
+                   deadline_moved=deadline_moved, notices=tuple(notices))

@@ -9,7 +9,7 @@ HISTORY gives anyone the result mails.
 from __future__ import annotations
 
 from .. import render
-from ..game.pictures import PhaseUnknown, phase_file
+from ..game.pictures import phase_file
 from ..store.games import MASTER
 from .outcome import Call, Outcome, said
 
@@ -40,9 +40,6 @@ def get_map(call: Call) -> Outcome:
         return found
     if not found.started:
         return call.error(render.refusal("map_not_started", game=found.name))
-    try:
-        file = phase_file(call.session, found, " ".join(args[1:]) or None)
-    except PhaseUnknown as exc:
-        return call.error(str(exc))
+    file = phase_file(call.session, found, " ".join(args[1:]) or None)
     text = render.section("player/map_sent", game=found.name, filename=file.filename)
     return Outcome(reply=(text,), files=(file,), about=found if call.identity is None else None)

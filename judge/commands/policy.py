@@ -12,12 +12,17 @@
   minimum on-time ratio and the maximum CD ratio of anyone joining the game or taking over
   a power (``NONE`` clears one; see :mod:`judge.game.records`). Unlike njudge, a master may
   set them above their own record.
+- ``SET MINRATING n``: the least skill rating (its display value, mu - 3 sigma, on the
+  overall ladder: :mod:`judge.game.ratings`) of anyone joining or taking over a power, as
+  ``SET DEDICATION`` gates by reliability (``NONE`` clears it).
 
 Each change goes to everyone in one notice (njudge: "Any SET command ... will generate a
 message that will be sent to all people involved in the game").
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .. import render
 from ..game.clocks import MAX_HOURS, read_hours
@@ -59,17 +64,31 @@ def set_max_absence(call: Call) -> Outcome:
     return _told(call, "max_absence", text)
 
 
-def set_dedication(call: Call) -> Outcome:
+def _minimum(call: Call, field: str, what: str, read: Callable[[str], float], shown: Callable[[float], str],
+             syntax: Callable[[], str]) -> Outcome:
+    """A minimum of those who join (``field`` of the game), read from the command's text by
+    ``read`` (a ValueError: the ``syntax`` refusal), or cleared by NONE."""
     text = call.cmd.text.strip()
     game = call.view.game
     if text.upper() in _CLEAR:
-        game.min_dedication = None
-        return _told(call, "dedication")
+        setattr(game, field, None)
+        return _told(call, what)
     try:
-        game.min_dedication = int(text)
+        value = read(text)
     except ValueError:
-        return call.error(render.refusal("dedication_syntax"))
-    return _told(call, "dedication", text)
+        return call.error(syntax())
+    setattr(game, field, value)
+    return _told(call, what, shown(value))
+
+
+def set_dedication(call: Call) -> Outcome:
+    return _minimum(call, "min_dedication", "dedication", int, lambda v: str(v),
+                    lambda: render.refusal("dedication_syntax"))
+
+
+def set_minrating(call: Call) -> Outcome:
+    return _minimum(call, "min_rating", "minrating", float, lambda v: f"{v:.2f}",
+                    lambda: render.refusal("minrating_syntax"))
 
 
 def _ratio(call: Call, field: str, what: str) -> Outcome:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from .. import render
 from ..game import press as game_press
 from ..game.press_rules import (
-    PressSettingError,
     apply_settings,
     describe,
     read_options,
@@ -41,12 +40,9 @@ def press(call: Call) -> Outcome:
                                          limit=call.config.press_max_bytes))
     if cmd.verb == PRESS_VERB and not cmd.args:
         return call.error(_refusal("no_options"))
-    try:
-        request = read_options(cmd.args)
-        readers = game_press.readers_for(view, request)
-        refused = game_press.refused(view, me, request, readers, call.now)
-    except PressSettingError as exc:
-        return call.error(str(exc))
+    request = read_options(cmd.args)
+    readers = game_press.readers_for(view, request)
+    refused = game_press.refused(view, me, request, readers, call.now)
     if refused:
         return call.error(_refusal(refused, game=view.name))
     grey = game_press.is_grey(view, me, request, readers)
@@ -80,10 +76,7 @@ def set_press(call: Call) -> Outcome:
     """The master's press settings (njudge ``data/press``, ``data/index``)."""
     game = call.view.game
     before = rules_of(game)
-    try:
-        rules = apply_settings(setting_text(call.cmd), before)
-    except PressSettingError as exc:
-        return call.error(str(exc))
+    rules = apply_settings(setting_text(call.cmd), before)
     if rules.minor != before.minor and game.status != FORMING:
         return call.error(render.refusal("minor_press_started", game=game.name))
     changed = rules != before

@@ -21,10 +21,9 @@ from email.utils import parseaddr
 
 from .. import render
 from ..game import absences
-from ..game.absences import AbsenceError
 from ..game.mails import Build, Mail, per_zone
 from ..game.view import GameView
-from ..game.zones import ZoneError, check_zone
+from ..game.zones import check_zone
 from ..store.games import MASTER, OBSERVER, Player
 from ..store.passwords import hash_password
 from .outcome import Call, Outcome, said
@@ -62,10 +61,7 @@ def set_zone(call: Call) -> Outcome:
     """``SET ZONE name``: the sender's own zone, or the master's: the game's."""
     text = call.cmd.text.strip()
     me, game = call.me, call.view.game
-    try:
-        name = None if text.upper() in ("DEFAULT", "NONE", "OFF") else check_zone(text)
-    except ZoneError as exc:
-        return call.error(str(exc))
+    name = None if text.upper() in ("DEFAULT", "NONE", "OFF") else check_zone(text)
     if me.role == MASTER:
         game.zone = name
         shown = name or call.config.timezone
@@ -79,29 +75,21 @@ def set_absence(call: Call) -> Outcome:
     me, view = call.me, call.view
     if not me.active:
         return call.error(render.refusal("absence_not_member"))
-    try:
-        period = absences.read_period(call.cmd.text, call.now, call.zone())
-    except AbsenceError as exc:
-        return call.error(str(exc))
-    refused = absences.too_long(view, me, period)
+    period = absences.read_period(call.cmd.text, call.now, call.zone())
+    by_master = call.identity is not None and call.identity.became is not None
+    refused = absences.too_long(view, me, period, by_master=by_master)
     if refused is not None:
         mails = _to_masters(call, lambda ctx: render.absence_mail(ctx, _who(me), me.email, period.starts,
                                                                   period.ends, cancelled=False, refused=refused))
         return Outcome(reply=(render.error_text(render.refusal("absence_refused_master_told", why=refused),
                                                 call.cmd.line),), errors=1, mails=tuple(mails))
-    try:
-        absence = absences.declare(view, me, period, call.now)
-    except AbsenceError as exc:
-        return call.error(str(exc))
+    absence = absences.declare(view, me, period, call.now, by_master=by_master)
     return _absence_told(call, me, absence.starts, absence.ends, cancelled=False)
 
 
 def set_noabsence(call: Call) -> Outcome:
     me = call.me
-    try:
-        absence = absences.cancel(call.view, me, call.cmd.text, call.now, call.zone())
-    except AbsenceError as exc:
-        return call.error(str(exc))
+    absence = absences.cancel(call.view, me, call.cmd.text, call.now, call.zone())
     return _absence_told(call, me, absence.starts, absence.ends, cancelled=True)
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from .. import render
 from ..game import absences, disclosure, joining, listing, status, takeover
-from ..game.assign import PreferenceError, read_preferences
-from ..game.joining import JoinError, WrongPassword
+from ..game.assign import read_preferences
+from ..game.joining import WrongPassword
 from ..game.mails import context
 from ..game.view import GameView
 from ..store.games import ACTIVE, MASTER, PAUSED, Player
@@ -29,11 +29,8 @@ def create(call: Call) -> Outcome:
     args = call.cmd.args
     if len(args) < 2 or not args[0].startswith("?"):
         return call.error(render.refusal("create_syntax"))
-    try:
-        words = joining.read_create_words(list(args[2:]))
-        view = joining.create(call.session, call.config, args[0][1:], args[1], words, call.sender)
-    except JoinError as exc:
-        return call.error(str(exc))
+    words = joining.read_create_words(list(args[2:]))
+    view = joining.create(call.session, call.config, args[0][1:], args[1], words, call.sender)
     me = view.members()[0]
     ctx = context(call.config, view, me)
     text = render.section("master/created", game=view.name, master=call.sender, variant=ctx.variant,
@@ -82,8 +79,6 @@ def _join(call: Call, name: str, password: str) -> Outcome:
         joined = joining.join(view, call.sender, password)
     except WrongPassword:
         return signon_failed()
-    except JoinError as exc:
-        return call.error(str(exc))
     ctx = context(call.config, view, joined.player)
     text = render.joined_text(ctx, joined.players, joined.needed, again=joined.again)
     return Outcome(reply=(text,), changed=True, signed_on=Identity(view, joined.player))
@@ -123,9 +118,6 @@ def absence_lines(call: Call, view: GameView, me: Player) -> list[str]:
 def set_preference(call: Call) -> Outcome:
     me = call.me
     text = "".join(call.cmd.args)
-    try:
-        read_preferences(text, [p.letter for p in call.view.map.powers])
-    except PreferenceError as exc:
-        return call.error(str(exc))
+    read_preferences(text, [p.letter for p in call.view.map.powers])
     me.preferences = text.upper()
     return said(render.preference_text(me.preferences), changed=True)

@@ -8,7 +8,9 @@
 - ``SET LIST`` (``SET PUBLIC``) / ``SET NOLIST`` (``SET UNLIST``, ``SET PRIVATE``): whether
   the game appears in LIST;
 - ``SET MANUALSTART`` / ``SET AUTOSTART``: whether a forming game waits for the master's
-  FORCE BEGIN (or SET AUTOSTART) once every power has a player.
+  FORCE BEGIN (or SET AUTOSTART) once every power has a player;
+- ``SET CD BOT`` / ``SET CD HOLD``: whether the judge's bot plays a power in civil disorder
+  or its units hold (:mod:`judge.game.botseats`).
 
 Each change goes to everyone in the game in the mail's settings notice.
 """
@@ -25,7 +27,7 @@ from .outcome import Call, Outcome, said
 Handler = Callable[[Call], Outcome]
 
 
-def _switch(attribute: str, value: bool, setting: str) -> Handler:
+def _switch(attribute: str, value: bool | str, setting: str) -> Handler:
     def handler(call: Call) -> Outcome:
         game: Game = call.view.game
         same = getattr(game, attribute) == value
@@ -48,3 +50,5 @@ set_list = _switch("listed", True, "list")
 set_nolist = _switch("listed", False, "nolist")
 set_manualstart = _switch("manual_start", True, "manualstart")
 set_autostart = _switch("manual_start", False, "autostart")
+set_cd_bot = _switch("cd_mode", "bot", "cdbot")
+set_cd_hold = _switch("cd_mode", "hold", "cdhold")

@@ -33,6 +33,7 @@ from . import (
     policy,
     press,
     replyplay,
+    seats,
     settings,
     signon,
     switches,
@@ -51,7 +52,7 @@ PLAYERS_AND_MASTERS = frozenset({PLAYER, MASTER})
 
 RUNNING = frozenset({ACTIVE, PAUSED})
 NOT_OVER = frozenset({FORMING, ACTIVE, PAUSED})
-STATE_WORDS = {FORMING: "forming", ACTIVE: "active", PAUSED: "paused", FINISHED: "finished",
+STATE_WORDS: dict[str, str] = {FORMING: "forming", ACTIVE: "active", PAUSED: "paused", FINISHED: "finished",
                TERMINATED: "terminated"}
 
 
@@ -124,6 +125,7 @@ TABLE: tuple[Row, ...] = (
     Row("HISTORY", ("HISTORY",), ANYONE, None, info.history_of),
     # -- who the sender is ----------------------------------------------------------------------------
     Row("CREATE", ("CREATE",), ANYONE, None, signon.create, signs_on=True),
+    Row("PRACTICE", ("PRACTICE",), ANYONE, None, seats.practice, signs_on=True),
     Row("SIGNON", ("SIGNON",), ANYONE, None, signon.signon, signs_on=True),
     Row("OBSERVE", ("OBSERVE", "WATCH"), ANYONE, None, signon.observe, signs_on=True),
     Row("SIGNOFF", ("SIGNOFF",), ANYONE, None, _nothing, ends=True),
@@ -214,6 +216,14 @@ TABLE: tuple[Row, ...] = (
         PLAYERS_AND_MASTERS, NOT_OVER, settings.set_noabsence, action="cancel an absence"),
     Row("WHOIS", ("WHOIS", "WHO IS", "WHO", "INFO PLAYER", "INFOPLAYER"), ANYONE, None, people.whois),
     Row("GET DEDICATION", ("GET DEDICATION", "SEND DEDICATION"), ANYONE, None, people.get_dedication),
+    # -- the judge's bot (issue 25) --------------------------------------------------------------------
+    Row("SET CD BOT", _set("CD BOT"), MASTERS, NOT_OVER, switches.set_cd_bot),
+    Row("SET CD HOLD", _set("CD HOLD"), MASTERS, NOT_OVER, switches.set_cd_hold),
+    Row("SET BOT", _set("BOT"), MASTERS, NOT_OVER, seats.set_bot),
+    # -- skill ratings (issue 26) ----------------------------------------------------------------------------
+    Row("RATING", ("RATING",), ANYONE, None, people.rating),
+    Row("RATINGS", ("RATINGS",), ANYONE, None, people.ratings_table),
+    Row("SET MINRATING", _set("MINRATING", "MIN RATING"), MASTERS, NOT_OVER, policy.set_minrating),
     # -- what the reader finds that is no command --------------------------------------------------------
     Row("SET", ("SET",), ANYONE, None, _unknown_setting),
     Row(UNKNOWN, (), ANYONE, None, _unknown),

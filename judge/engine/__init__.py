@@ -16,6 +16,7 @@ Public API::
 Nothing here does I/O; maps are read by :mod:`judge.maps`.
 """
 
+from .adjustments import centre_counts, tally
 from .board import Board
 from .choices import DatcChoices
 from .map import ARMY, FLEET, Map, Power, Province, coast_of, province_of
@@ -23,14 +24,14 @@ from .options import OptionError, Options, option_specs
 from .orders import Build, Convoy, Disband, Hold, Move, Order, OrderError, Remove, Retreat, Support, Waive
 from .phase import Phase, PhaseError
 from .position import Dislodged, Position, PositionError, Unit
-from .results import Adjudication, OrderResult
+from .results import Adjudication, OrderResult, Tally
 from .setup import initial_position
-from .turn import adjudicate, centre_counts, victors
+from .turn import adjudicate, victors
 
 __all__ = [
     "ARMY", "FLEET", "Adjudication", "Board", "Build", "Convoy", "DatcChoices", "Disband",
     "Dislodged", "Hold", "Map", "Move", "OptionError", "Options", "Order", "OrderError",
     "OrderResult", "Phase", "PhaseError", "Position", "PositionError", "Power", "Province",
-    "Remove", "Retreat", "Support", "Unit", "Waive", "adjudicate", "centre_counts", "coast_of",
-    "initial_position", "option_specs", "province_of", "victors",
+    "Remove", "Retreat", "Support", "Tally", "Unit", "Waive", "adjudicate", "centre_counts", "coast_of",
+    "initial_position", "option_specs", "province_of", "tally", "victors",
 ]

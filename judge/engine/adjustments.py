@@ -11,14 +11,14 @@ removals left unordered follow the civil-disorder rule (DATC 4.D.8, the board's
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .choices import DISORDER_2000, LAST, VOID_ALL
 from .map import ARMY, FLEET, Map, province_of
 from .orders import Build, Remove, Waive
 from .position import Position, Unit
-from .results import VOID, OrderResult
+from .results import VOID, OrderResult, Tally
 
 if TYPE_CHECKING:
     from .board import Board
@@ -29,16 +29,33 @@ CentreValue = Callable[[str, str], int]
 AdjustmentOrder = Build | Remove | Waive
 
 
+def centre_counts(board: Board, owners: Mapping[str, str]) -> dict[str, int]:
+    """Centres per power, as they count for builds and victory (variants may weigh them:
+    Colonial's Hong Kong counts for nobody in China's hands). Every count of centres a
+    person reads comes from here."""
+    counts = {p.name: 0 for p in board.map.powers}
+    value = board.rules.centre_value
+    for centre, power in owners.items():
+        counts[power] = counts.get(power, 0) + (value(centre, power) if value else 1)
+    return counts
+
+
 def adjustment_counts(board: Board, position: Position) -> dict[str, int]:
     """Per power: centres (as the board's rules count them) minus units; positive: builds
     allowed, negative: removals due."""
-    value = board.rules.centre_value
-    counts = {p.name: 0 for p in board.map.powers}
-    for centre, power in position.owners.items():
-        counts[power] = counts.get(power, 0) + (value(centre, power) if value else 1)
+    counts = centre_counts(board, position.owners)
     for unit in position.units.values():
         counts[unit.power] = counts.get(unit.power, 0) - 1
     return counts
+
+
+def tally(board: Board, position: Position) -> tuple[Tally, ...]:
+    """Every power's :class:`Tally` in ``position``, in map order."""
+    centres = centre_counts(board, position.owners)
+    units = dict.fromkeys(centres, 0)
+    for unit in position.units.values():
+        units[unit.power] = units.get(unit.power, 0) + 1
+    return tuple(Tally(p.name, centres[p.name], units[p.name]) for p in board.map.powers)
 
 
 def build_sites(m: Map, position: Position, power: str) -> list[str]:

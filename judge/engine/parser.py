@@ -65,7 +65,7 @@ from .shorthand import read_movement, read_retreat_or_adjustment
 if TYPE_CHECKING:
     from .board import Board
 
-__all__ = ["find_location", "parse_order", "parse_orders", "split_orders"]
+__all__ = ["Named", "find_location", "named_unit", "parse_order", "parse_orders", "split_orders"]
 
 
 # -- the unit ordered ---------------------------------------------------------------------
@@ -354,21 +354,25 @@ def _parse(board: Board, position: Position, power: str, text: str) -> list[Orde
     return _grammar(board, position, power, text)
 
 
-def _grammar(board: Board, position: Position, power: str, text: str) -> list[Order]:
-    m = board.map
+def _start(m: Map, text: str) -> tuple[Cursor, str | None]:
+    """A cursor on ``text`` past a leading ``Germany:`` (a pasted result line), and that power."""
     cur = Cursor(m, text)
     if cur.done():
         raise cur.error("Empty order.")
-    # "Germany: A mun - ber" (a pasted result line)
     if cur.peek(1) == ":" or cur.peek(2) == ":":
         start = cur.i
         nation = cur.take_nation()
         if nation is not None and cur.peek() == ":":
-            if nation != power:
-                raise cur.error(f"You cannot order the units of {nation}.")
             cur.i += 1
-        else:
-            cur.i = start
+            return cur, nation
+        cur.i = start
+    return cur, None
+
+
+def _grammar(board: Board, position: Position, power: str, text: str) -> list[Order]:
+    cur, nation = _start(board.map, text)
+    if nation is not None and nation != power:
+        raise cur.error(f"You cannot order the units of {nation}.")
     kind = position.phase.kind
     if kind == ADJUSTMENT:
         return _adjustment(cur, position, power)
@@ -415,6 +419,43 @@ def parse_orders(board: Board, position: Position, power: str, text: str) -> lis
             exc.text = piece
             out.append(exc)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """What an order names before a position is known: the location of the unit it orders
+    (or builds; None for a waive) and the adjustment it says, if any (``build``, ``remove``,
+    ``waive``)."""
+
+    location: str | None
+    action: str | None = None
+
+
+def named_unit(m: Map, text: str, kind: str) -> Named:
+    """Read one order of a phase of ``kind`` (``M``, ``R``, ``A``) as far as the unit it
+    orders, with the grammar :func:`parse_orders` reads it with, for orders written before
+    their phase comes (whose units are not known yet); OrderError if even that cannot be read."""
+    cur, _ = _start(m, text)
+    action = None
+    if kind == ADJUSTMENT:
+        if cur.take_phrase(WAIVE) is not None:
+            return Named(None, "waive")
+        action = "build" if cur.take_phrase(BUILD) else "remove" if cur.take_phrase(REMOVE) else None
+        if action == "build" and cur.at_phrase(WAIVE):
+            return Named(None, "waive")
+    elif kind == RETREAT and cur.take_phrase(DISBAND) is None:
+        cur.take_phrase(RETREAT_WORDS)
+    cur.skip_fillers()
+    cur.take_type()
+    cur.skip_fillers()
+    place = cur.take_place("the unit's province")
+    if kind == ADJUSTMENT and action is None:
+        while not cur.done() and action is None:
+            action = "build" if cur.take_phrase(BUILD) else "remove" if cur.take_phrase(REMOVE) else None
+            if action is None:
+                cur.i += 1
+    coast = place.coast if place.coast and not place.odd_coast else None  # DATC 4.B.5: ignored
+    return Named(f"{place.province}/{coast}" if coast else place.province, action)
 
 
 def find_location(m: Map, text: str) -> str:

@@ -102,12 +102,6 @@ class Position:
     def centres_of(self, power: str) -> list[str]:
         return sorted(c for c, p in self.owners.items() if p == power)
 
-    def centre_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for p in self.owners.values():
-            counts[p] = counts.get(p, 0) + 1
-        return counts
-
     # -- text forms -----------------------------------------------------------------
     def to_json(self, m: Map) -> dict[str, Any]:
         """The ``judge adjudicate`` form: powers in map order, units as ``"F stp/sc"``."""

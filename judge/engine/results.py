@@ -8,6 +8,23 @@ from typing import NamedTuple
 from .orders import Order, Waive
 from .position import Dislodged, Position, Unit
 
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """One power's numbers in a position, as the judge counts them (the count table of
+    result mails and ``LIST``, the picture's legend): its centres (:func:`judge.engine.adjustments.centre_counts`),
+    its units (dislodged ones not counted) and ``adjustment``, centres minus units
+    (:func:`judge.engine.adjustments.adjustment_counts`: positive, builds; negative, removals)."""
+
+    power: str
+    centres: int
+    units: int
+
+    @property
+    def adjustment(self) -> int:
+        return self.centres - self.units
+
+
 # The classic notes printed after an order, as njudge writes them: (*bounce, dislodged*).
 BOUNCE = "bounce"
 CUT = "cut"
@@ -54,6 +71,8 @@ class Adjudication:
     ``dislodged`` lists the units dislodged in a movement phase with where each may go
     (empty tuple: destroyed at once). ``destroyed`` lists units lost in this phase for want
     of a retreat. ``winners`` names the power (or powers) with a victory, if any.
+    ``tally`` is every power's centres, units and adjustment in ``next`` as the judge counts
+    them (:func:`~judge.engine.adjustments.tally`): what the count table prints.
     """
 
     phase: Position
@@ -64,3 +83,4 @@ class Adjudication:
     winners: tuple[str, ...] = ()
     centres_changed: bool = False
     errors: tuple[str, ...] = field(default=())
+    tally: tuple[Tally, ...] = ()

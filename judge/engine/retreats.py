@@ -9,11 +9,11 @@ retreat order is disbanded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .adjudicator import MovementOutcome
-from .map import ARMY, Map, province_of
+from .map import ARMY, province_of
 from .orders import Disband, Retreat
 from .position import Unit
 from .results import BOUNCE, DISBANDED, VOID, OrderResult
@@ -21,11 +21,6 @@ from .results import BOUNCE, DISBANDED, VOID, OrderResult
 if TYPE_CHECKING:
     from .board import Board
 
-#: A variant's filter on retreat destinations: ``(map, unit, candidates) -> allowed``.
-RetreatRule = Callable[[Map, Unit, Iterable[str]], Iterable[str]]
-#: A variant's retreat route beyond the borders: ``(map, unit, units after the movement) ->
-#: more candidate places`` (the Suez Canal for its owner with ``suez_support_through``).
-RetreatRoute = Callable[[Map, Unit, Mapping[str, Unit]], Iterable[str]]
 
 
 def retreat_options(

@@ -9,14 +9,19 @@ for the two routes there are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
 
-if TYPE_CHECKING:
-    from .adjudicator import Movement
+from .map import Map
+from .position import Unit
+from .resolver import Resolver
 
 #: A variant's route rule: ``(movement, origin province) -> True if the route is open``.
-RouteRule = Callable[["Movement", str], bool]
+RouteRule = Callable[[Resolver, str], bool]
+#: A variant's filter on retreat destinations: ``(map, unit, candidates) -> allowed``.
+RetreatRule = Callable[[Map, Unit, Iterable[str]], Iterable[str]]
+#: A variant's retreat route beyond the borders: ``(map, unit, units after the movement) ->
+#: more candidate places`` (the Suez Canal for its owner with ``suez_support_through``).
+RetreatRoute = Callable[[Map, Unit, Mapping[str, Unit]], Iterable[str]]
 
 #: How a variant move that did not reach its destination is reported.
 FAIL_BOUNCE, FAIL_VOID, FAIL_NO_ROUTE = "bounce", "void", "no route"
@@ -45,53 +50,53 @@ class VariantRoute:
     via the strength methods), so that the guess-and-check loop sees the dependency.
     """
 
-    def open(self, mv: Movement, prov: str) -> bool:
+    def open(self, mv: Resolver, prov: str) -> bool:
         """May the mover contest its destination at all (attack, prevent, cut support)?"""
         return True
 
-    def leaves(self, mv: Movement, prov: str) -> bool:
+    def leaves(self, mv: Resolver, prov: str) -> bool:
         """Does the mover leave its province (reaching its destination or stopping short)?"""
         return mv.resolve(prov)
 
-    def stops_at(self, mv: Movement, prov: str) -> str | None:
+    def stops_at(self, mv: Resolver, prov: str) -> str | None:
         """Where a mover that did not reach its destination ends, if not in ``prov``."""
         return None
 
-    def prevent_at(self, mv: Movement, prov: str, province: str) -> int:
+    def prevent_at(self, mv: Resolver, prov: str, province: str) -> int:
         """Prevent strength the mover exerts in ``province`` other than its destination."""
         return 0
 
-    def may_dislodge(self, mv: Movement, prov: str) -> bool:
+    def may_dislodge(self, mv: Resolver, prov: str) -> bool:
         """May it dislodge a unit that stays in its destination?"""
         return True
 
-    def cuts_support(self, mv: Movement, prov: str) -> bool:
+    def cuts_support(self, mv: Resolver, prov: str) -> bool:
         """Does its attack cut a support given in its destination?"""
         return True
 
-    def head_to_head(self, mv: Movement, prov: str) -> bool:
+    def head_to_head(self, mv: Resolver, prov: str) -> bool:
         """Does it fight a head-to-head battle with a unit coming the other way?"""
         return False
 
-    def support_adds(self, mv: Movement, prov: str, supporter: str) -> bool:
+    def support_adds(self, mv: Resolver, prov: str, supporter: str) -> bool:
         """Does a matching support from ``supporter`` add strength (or only permit)?"""
         return True
 
-    def failure(self, mv: Movement, prov: str) -> str:
+    def failure(self, mv: Resolver, prov: str) -> str:
         """How a failed move is reported: FAIL_BOUNCE, FAIL_VOID or FAIL_NO_ROUTE."""
         return FAIL_BOUNCE if self.open(mv, prov) else FAIL_NO_ROUTE
 
-    def carries_support(self, mv: Movement, supporter: str) -> bool:
+    def carries_support(self, mv: Resolver, supporter: str) -> bool:
         """Does the support given from ``supporter`` reach its goal only through this route
         (the Suez Canal with ``suez_support_through``)? Asked once, before resolution."""
         return False
 
-    def support_open(self, mv: Movement, supporter: str) -> bool:
+    def support_open(self, mv: Resolver, supporter: str) -> bool:
         """For a support this route carries: is it allowed (given if not cut)? Otherwise
         it is reported void."""
         return True
 
-    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+    def on_paradox(self, mv: Resolver, prov: str) -> str | None:
         """The route's own backup rule for a cycle of decisions that holds this mover, or
         None for the resolver's (circular movement succeeds). :data:`PARADOX_HOLD`: of two
         consistent answers take the one in which the mover moves; with none, the order
@@ -106,7 +111,7 @@ class _CallableRoute(VariantRoute):
     def __init__(self, rule: RouteRule) -> None:
         self.rule = rule
 
-    def open(self, mv: Movement, prov: str) -> bool:
+    def open(self, mv: Resolver, prov: str) -> bool:
         return self.rule(mv, prov)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from .adjudicator import Movement, MovementOutcome
-from .adjustments import adjustments_due, resolve_adjustments
+from .adjustments import adjustments_due, centre_counts, resolve_adjustments, tally
 from .board import Board
 from .map import Map
 from .orders import (
@@ -112,9 +112,11 @@ def _movement(board: Board, position: Position, orders: list[Order]) -> Adjudica
     if waiting:
         nxt = Position(position.phase.retreat(), MappingProxyType(units), {d.unit.province: d for d in waiting},
                        position.owners)
-        return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed))
+        return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed),
+                            tally=tally(board, nxt))
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
-    return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed)
+    return Adjudication(position, tuple(results), nxt, tuple(dislodged), tuple(destroyed), winners, changed,
+                        tally=tally(board, nxt))
 
 
 def _results(
@@ -182,7 +184,7 @@ def _retreats(board: Board, position: Position, orders: list[Order]) -> Adjudica
     for u in survivors:
         units[u.province] = u
     nxt, winners, changed = _close_season(board, position.phase, units, position.owners)
-    return Adjudication(position, tuple(results), nxt, (), (), winners, changed)
+    return Adjudication(position, tuple(results), nxt, (), (), winners, changed, tally=tally(board, nxt))
 
 
 def _adjustments(board: Board, position: Position, orders: list[Order]) -> Adjudication:
@@ -193,7 +195,7 @@ def _adjustments(board: Board, position: Position, orders: list[Order]) -> Adjud
     results.sort(key=lambda r: _power_rank(m, r.power))
     nxt_phase = board.rules.calendar.next_movement(position.phase)
     nxt = Position.build(nxt_phase, units, owners=position.owners)
-    return Adjudication(position, tuple(results), nxt)
+    return Adjudication(position, tuple(results), nxt, tally=tally(board, nxt))
 
 
 def _close_season(
@@ -219,15 +221,6 @@ def _close_season(
 
 
 _EMPTY: Mapping[str, Dislodged] = MappingProxyType({})
-
-
-def centre_counts(board: Board, owners: Mapping[str, str]) -> dict[str, int]:
-    """Centres per power, as they count for builds and victory (variants may weigh them)."""
-    counts = {p.name: 0 for p in board.map.powers}
-    value = board.rules.centre_value
-    for centre, power in owners.items():
-        counts[power] = counts.get(power, 0) + (value(centre, power) if value else 1)
-    return counts
 
 
 def victors(board: Board, owners: Mapping[str, str]) -> tuple[str, ...]:

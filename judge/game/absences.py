@@ -8,7 +8,10 @@
   separately.
 - A player's absence may last at most the game's ``max_absence`` days (njudge's default 15;
   ``SET MAX ABSENCE 0`` forbids absences). A longer request is refused and the master told:
-  the master may declare it, as a master's absence has no bound.
+  the master may declare it (for the player after ``BECOME``), as njudge's ``max_absence``
+  does not bind a master. No absence, a master's included, may last more than
+  :data:`MOST_DAYS` (31, the highest ``SET MAX ABSENCE``): a master away longer pauses the
+  game.
 - ``SET NOABSENCE date`` cancels the first pending absence that includes the date (with no
   time given: that touches the day).
 - Declaring an absence never moves the current deadline. When a phase starts, its deadline
@@ -16,6 +19,10 @@
   (starts at or before it and ends after it), the deadline moves to the end of that absence
   and again to the clock's time and days (:func:`adjust`). Absences over by then are
   forgotten (:func:`expire`).
+- The absences together push one phase's deadline at most as far as one absence may last:
+  the game's ``max_absence`` days past the deadline the clock gave it, :data:`MOST_DAYS`
+  when a master declared one of them (:func:`adjust`), so no chain of absences, each within
+  the limit, holds a phase for longer.
 
 The master is told of every absence a player declares or cancels, and sees the pending ones
 (:func:`pending_lines`).
@@ -29,18 +36,20 @@ from datetime import datetime, time, timedelta, tzinfo
 
 from .. import render
 from ..store.games import MASTER, OBSERVER, Absence, Player, game_absences
-from .clocks import Clock, fit_deadline
+from .clocks import Clock, fit_deadline, fit_within
 from .deadlines import DeadlineError, parse_date
+from .errors import GameError
 from .view import GameView
 
 MAX_PENDING = 3
+MOST_DAYS = 31  # njudge's highest SET MAX ABSENCE
 DEFAULT_LENGTH = timedelta(hours=24)
 START_TIME, END_TIME = time(0, 0), time(23, 59)
 _TO = re.compile(r"\s+to\s+", re.IGNORECASE)
 _TIME = re.compile(r"\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}[ t]\d")
 
 
-class AbsenceError(ValueError):
+class AbsenceError(GameError):
     """An absence that cannot be set or cancelled; the message is for the sender."""
 
 
@@ -53,7 +62,8 @@ class Period:
 
 
 def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
-    """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring)."""
+    """``start [TO end]`` in the dates of ``SET DEADLINE`` (see the module docstring), at
+    most :data:`MOST_DAYS` long."""
     first, _, second = (part.strip() for part in _split(text))
     if not first:
         raise AbsenceError(render.refusal("absence_syntax"))
@@ -67,6 +77,8 @@ def read_period(text: str, now: datetime, tz: tzinfo) -> Period:
         raise AbsenceError(render.refusal("absence_before_today"))
     if ends <= starts:
         raise AbsenceError(render.refusal("absence_ends_before_start"))
+    if ends - starts > timedelta(days=MOST_DAYS):
+        raise AbsenceError(render.refusal("absence_longer_than", days=MOST_DAYS))
     return Period(starts, ends)
 
 
@@ -80,10 +92,12 @@ def pending(player: Player, now: datetime) -> list[Absence]:
     return sorted((a for a in player.absences if a.ends > now), key=lambda a: a.starts)
 
 
-def too_long(view: GameView, me: Player, period: Period) -> str | None:
-    """Why a player may not declare ``period`` in this game (it is longer than the game's
-    maximum, or absences are forbidden), or None; a master's absences have no bound."""
-    if me.role == MASTER:
+def too_long(view: GameView, me: Player, period: Period, *, by_master: bool = False) -> str | None:
+    """Why ``me`` may not declare ``period`` in this game (it is longer than the game's
+    maximum, or absences are forbidden), or None; a master's absences, also one a master
+    declares for a player after BECOME (``by_master``), are bound only by :data:`MOST_DAYS`
+    (:func:`read_period`)."""
+    if me.role == MASTER or by_master:
         return None
     limit = view.game.max_absence
     if limit <= 0:
@@ -93,11 +107,13 @@ def too_long(view: GameView, me: Player, period: Period) -> str | None:
     return None
 
 
-def declare(view: GameView, me: Player, period: Period, now: datetime) -> Absence:
-    """Record ``me``'s absence (the caller checked :func:`too_long`)."""
+def declare(view: GameView, me: Player, period: Period, now: datetime, *, by_master: bool = False) -> Absence:
+    """Record ``me``'s absence (the caller checked :func:`too_long`); ``by_master``: a master
+    declared it for ``me`` after BECOME."""
     if len(pending(me, now)) >= MAX_PENDING:
         raise AbsenceError(render.refusal("absences_pending", most=MAX_PENDING))
-    absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends, by_master=me.role == MASTER)
+    absence = Absence(player_id=me.id, starts=period.starts, ends=period.ends,
+                      by_master=by_master or me.role == MASTER)
     me.absences.append(absence)
     view.session.flush()
     return absence
@@ -133,15 +149,22 @@ def adjust(view: GameView, deadline: datetime, clock: Clock, tz: tzinfo,
     """``deadline`` moved past every absence that covers it, each time to the clock's time
     and days again (njudge: "the Judge will find that an absence has been set that includes
     the new deadline, so it will extend the next deadline to the end of that absence period,
-    ... and then due to the clock and days parameters set the deadline"). ``absences``: the
-    game's absences when the caller has them (:func:`expire`), else :func:`away`'s."""
+    ... and then due to the clock and days parameters set the deadline"), but never more
+    than the game's ``max_absence`` days later (:data:`MOST_DAYS` when a master declared
+    one of the absences; module docstring). ``absences``: the game's absences when the
+    caller has them (:func:`expire`), else :func:`away`'s."""
     absences = away(view) if absences is None else absences
+    given, by_master = deadline, False
     for _ in range(50):
-        covering = [a.ends for a in absences if a.starts <= deadline < a.ends]
+        covering = [a for a in absences if a.starts <= deadline < a.ends]
         if not covering:
-            return deadline
-        deadline = fit_deadline(clock, max(covering), tz)
-    return deadline
+            break
+        by_master = by_master or any(a.by_master for a in covering)
+        deadline = fit_deadline(clock, max(a.ends for a in covering), tz)
+    if deadline == given:
+        return deadline
+    days = MOST_DAYS if by_master else max(view.game.max_absence, 0)
+    return min(deadline, fit_within(clock, given, days, tz))
 
 
 def expire(view: GameView, now: datetime) -> list[Absence]:

@@ -19,12 +19,13 @@ import re
 from collections.abc import Sequence
 
 from .. import render
+from .errors import GameError
 
 MAX_EXACT = 8
 _PREF = re.compile(r"^(\*|(?:[A-Za-z]|\[[A-Za-z]+\]|\*)+)$")
 
 
-class PreferenceError(ValueError):
+class PreferenceError(GameError):
     """A preference list that cannot be read."""
 
 

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from .. import render
+from .errors import GameError
 
 KINDS = ("M", "R", "B")
 KIND_WORDS = {"M": "Move", "R": "Retreat", "B": "Adjust"}
@@ -33,7 +34,7 @@ DAY_LETTERS = "SMTWTFS"
 NOON = time(12, 0)
 
 
-class ClockError(ValueError):
+class ClockError(GameError):
     """A clock setting that cannot be read; the message is for the master."""
 
 
@@ -195,6 +196,19 @@ def fit_deadline(clock: Clock, when: datetime, tz: tzinfo) -> datetime:
     local = _round_up(when).astimezone(tz)
     at = None if clock.clock is None else time(clock.clock // 60 % 24, clock.clock % 60)
     return _fit(clock.days, local, at).astimezone(UTC)
+
+
+def fit_within(clock: Clock, deadline: datetime, days: int, tz: tzinfo) -> datetime:
+    """The latest moment at most ``days`` days (in ``tz``'s wall-clock time) after
+    ``deadline`` (one the clock allows) that the clock allows too: the same time of day on
+    the last allowed day; in UTC."""
+    local = deadline.astimezone(tz)
+    for back in range(min(days, 7) + 1):
+        day = (local + timedelta(days=days - back)).date()
+        candidate = datetime.combine(day, local.timetz().replace(tzinfo=None), tz)
+        if _allowed(clock.days, candidate):
+            return candidate.astimezone(UTC)
+    return deadline
 
 
 def grace_after(clock: Clock, deadline: datetime, tz: tzinfo) -> datetime:

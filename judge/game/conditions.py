@@ -12,6 +12,9 @@ hold lines and ``IF`` items of their own::
       <orders>
     [ENDIF]                         (also END IF)
 
+or on one line, ``IF <condition> THEN <orders> ELSE <orders> ENDIF`` (:func:`expand` cuts it
+into the lines above before anything else reads it).
+
 A condition is ``[NOT] [<power>] [<type>] <prov>`` (power, type and province in any order,
 the power spelled out, as an adjective or abbreviated to two letters or more), combined with
 ``AND`` and ``OR`` evaluated left to right; parentheses change that, and the end of a line
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from .. import render
 from ..engine import ARMY, FLEET, Map, OrderError, Position, province_of
 from ..engine.parser import find_location
+from .errors import GameError
 
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 #: How deep parentheses, NOT and IF may nest, and how many tests one condition may join: far
@@ -40,7 +44,7 @@ _TYPES = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 _JOINS = ("AND", "OR")
 
 
-class ConditionError(ValueError):
+class ConditionError(GameError):
     """A condition that cannot be read; the message is for the player."""
 
 
@@ -244,6 +248,43 @@ def keyword(line: str) -> tuple[str, str] | None:
     if upper in (["ENDIF"], ["END", "IF"]):
         return "ENDIF", ""
     return None
+
+
+def expand(lines: Sequence[str]) -> list[str]:
+    """``lines`` with each line of the structure written on one line (``IF <condition> THEN
+    <orders> ELSE <orders> ENDIF``) cut into the lines it stands for: a new line after
+    ``THEN``, and before ``ELSE``, ``ELSE IF`` and ``ENDIF``. Order lines stay as written."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(_pieces(line) if keyword(line) is not None else [line])
+    return out
+
+
+def _pieces(line: str) -> list[str]:
+    words = line.split()
+    pieces: list[list[str]] = []
+    now: list[str] = []
+    i = 0
+    while i < len(words):
+        up, after = words[i].upper(), words[i + 1].upper() if i + 1 < len(words) else ""
+        ends = 2 if up == "END" and after == "IF" else 1 if up == "ENDIF" else 0
+        if ends or up in ("ELSE", "ELSEIF"):
+            if now:
+                pieces.append(now)
+            now = words[i:i + max(ends, 1)]
+            i += len(now)
+            if ends or (up == "ELSE" and after != "IF"):
+                pieces.append(now)
+                now = []
+            continue
+        now.append(words[i])
+        i += 1
+        if up == "THEN":
+            pieces.append(now)
+            now = []
+    if now:
+        pieces.append(now)
+    return [" ".join(p) for p in pieces]
 
 
 def read_lines(m: Map, lines: Sequence[str]) -> Reading:

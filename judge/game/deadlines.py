@@ -13,7 +13,9 @@ Two forms are read:
   SET DEADLINE takes the phase's clock time, an absence 0:00 and 23:59). A trailing zone (``UTC``, ``GMT``, ``+0100``)
   may be given.
 
-A deadline must lie in the future.
+A deadline must lie in the future, and no date is read from :data:`LATEST_YEAR` (2100) on:
+no game runs that long, and so every date the judge computes from one (a grace period, an
+absence's end in a zone west of UTC) stays a date Python can hold.
 
 :func:`parse_past` reads the same forms for a moment in the past (HISTORY's ``FROM`` and
 ``TO``, njudge ``data/history``): without a year the latest such date up to today is meant,
@@ -30,8 +32,11 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
 from .. import render
+from .errors import GameError
 
 DEFAULT_TIME = time(23, 30)
+LATEST_YEAR = 2100
+LATEST = datetime(LATEST_YEAR, 1, 1, tzinfo=UTC)
 MAX_AHEAD_DAYS = 120
 _DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -42,7 +47,7 @@ _ISO = re.compile(
 _OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
 
 
-class DeadlineError(ValueError):
+class DeadlineError(GameError):
     """A date that cannot be read or is not acceptable; the message is for the player."""
 
 
@@ -79,12 +84,25 @@ def parse_date(text: str, now: datetime, tz: tzinfo = UTC, *, default_time: time
     if m:
         y, mo, d, hh, mm, ss, z = m.groups()
         hour, minute = (int(hh), int(mm)) if hh is not None else (default_time.hour, default_time.minute)
+        _check_year(int(y))
         try:
             local = datetime(int(y), int(mo), int(d), hour, minute, int(ss or 0), tzinfo=_zone_of(z, tz))
         except ValueError as exc:
             raise DeadlineError(render.refusal("date_invalid", text=text.strip(), why=str(exc))) from None
-        return local.astimezone(UTC)
-    return _njudge(words, now, tz, default_time=default_time)
+        return _bounded(local.astimezone(UTC))
+    return _bounded(_njudge(words, now, tz, default_time=default_time))
+
+
+def _check_year(year: int) -> None:
+    if year >= LATEST_YEAR:
+        raise DeadlineError(render.refusal("date_too_late", year=LATEST_YEAR))
+
+
+def _bounded(when: datetime) -> datetime:
+    """``when``, if it is before :data:`LATEST` (a date in 2099 west of UTC may not be)."""
+    if when >= LATEST:
+        raise DeadlineError(render.refusal("date_too_late", year=LATEST_YEAR))
+    return when
 
 
 def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
@@ -93,12 +111,13 @@ def parse_past(text: str, now: datetime, tz: tzinfo = UTC) -> datetime:
     m = _ISO.match(words)
     if m:
         y, mo, d, hh, mm, ss, z = m.groups()
+        _check_year(int(y))
         try:
             local = datetime(int(y), int(mo), int(d), int(hh or 0), int(mm or 0), int(ss or 0),
                              tzinfo=_zone_of(z, tz))
         except ValueError as exc:
             raise DeadlineError(render.refusal("date_invalid", text=text.strip(), why=str(exc))) from None
-        return local.astimezone(UTC)
+        return _bounded(local.astimezone(UTC))
     if not words:
         raise DeadlineError(render.refusal("past_date_missing"))
     return _njudge(words, now, tz, past=True)
@@ -124,6 +143,7 @@ def _njudge(text: str, now: datetime, default_tz: tzinfo, *, past: bool = False,
                 raise DeadlineError(render.refusal("time_invalid", token=token)) from None
         elif re.fullmatch(r"\d{4}", token):
             year = int(token)
+            _check_year(year)
         elif re.fullmatch(r"\d{1,2}", token):
             day = int(token)
         elif token in ("utc", "gmt", "z") or _OFFSET.match(token):

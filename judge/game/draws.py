@@ -30,8 +30,10 @@ from dataclasses import dataclass, field
 
 from .. import render
 from ..config import Config
+from ..engine import centre_counts
 from ..store.games import PLAYER, Player
 from . import ending
+from .errors import GameError
 from .mails import Mail
 from .takeover import alive_powers
 from .view import GameView
@@ -42,7 +44,7 @@ log = logging.getLogger(__name__)
 ALL_SURVIVORS, WITH_ME, WITHOUT_ME, ONLY_ME, WITHDRAWN = "all", "with_me", "without_me", "only_me", "withdrawn"
 
 
-class DrawError(ValueError):
+class DrawError(GameError):
     """A vote the game does not allow, or a list that cannot be read; the message is for the voter."""
 
 
@@ -129,7 +131,7 @@ def vote_no_draw(view: GameView, config: Config, me: Player) -> Voted:
 
 def largest(view: GameView) -> list[str]:
     """The surviving powers no power has more supply centres than."""
-    counts = view.position.centre_counts()
+    counts = centre_counts(view.board, view.position.owners)
     alive = alive_powers(view)
     top = max((counts.get(p, 0) for p in alive), default=0)
     return [p for p in alive if counts.get(p, 0) == top]

@@ -4,7 +4,8 @@ master's TERMINATE (njudge ``data/draws``, ``data/master``).
 :func:`finish` records how the game ended (``Game.status`` finished, or terminated;
 ``winners``; ``ending``), stops its clock and returns its final mail: to everyone, how it
 ended and its summary (:mod:`.summary`: supply centres by year, who played each power and
-when, the deadlines each player missed). The final mail is kind ``ending``, public and kept
+when, the deadlines each player missed). A game that ends by a solo, a draw or a concession
+is rated in the same transaction (:mod:`.ratings`); a terminated one is not. The final mail is kind ``ending``, public and kept
 in the archive (HISTORY shows it, also in its EXCLSTART form, as njudge keeps its draw
 notices). It is rendered once per zone of its readers. The game is over when it is
 rendered, so a gunboat game's players are revealed in it, to everyone (njudge's default
@@ -20,7 +21,9 @@ from collections.abc import Callable, Sequence
 from .. import render
 from ..config import Config
 from ..engine import Phase
+from ..store.base import utcnow
 from ..store.games import FINISHED, PLAYER, TERMINATED
+from . import ratings
 from .diary import diaries_of
 from .lateness import stop_clock
 from .mails import Mail, per_zone
@@ -56,6 +59,8 @@ def finish(view: GameView, config: Config, how: str, winners: Sequence[str], *,
     game.ending = how
     stop_clock(game)
     view.session.flush()
+    if how != TERMINATION:
+        ratings.game_ended(view, utcnow())
     log.info("game %s over: %s%s", game.name, how, f" ({', '.join(winners)})" if winners else "")
     return final_mails(view, config, how, winners, during or view.phase)
 

@@ -11,7 +11,11 @@ until that phase starts (njudge ``data/syntax``, "SUBMITTING ORDERS IN ADVANCE" 
   it says, and whether a move or retreat can reach its destination at all: njudge "some
   syntax checking will be done ... but the full list of errors can't be determined until
   the actual phase occurs") and keeps them, after any entered before for
-  that phase; lines with errors are kept too, and reported.
+  that phase; lines with errors are kept too, and reported. Each order is read by the
+  engine's parser, as the current phase's orders are: :func:`judge.engine.parser.named_unit`
+  finds the unit it orders, and :func:`judge.engine.parser.parse_orders` reads it in a
+  position where that unit stands; no word splitter of this module's own. A structure
+  written on one line is cut into its lines first (:func:`judge.game.conditions.expand`).
 - :func:`set_wait` keeps a ``SET WAIT``/``SET NOWAIT`` given after a ``PHASE`` line for that
   phase (njudge: "propagated to the future phase"); :func:`clear` drops what was entered
   (``CLEAR``).
@@ -39,7 +43,6 @@ from ..config import Config
 from ..engine import (
     Board,
     Dislodged,
-    Map,
     Move,
     Order,
     OrderError,
@@ -50,14 +53,14 @@ from ..engine import (
     Unit,
 )
 from ..engine.calendar import Calendar
-from ..engine.lexicon import BUILD, REMOVE, WAIVE
 from ..engine.map import ARMY, FLEET, SEA
-from ..engine.parser import find_location, parse_orders, split_orders
+from ..engine.parser import Named, named_unit, parse_orders, split_orders
 from ..engine.phase import ADJUSTMENT, RETREAT
 from ..engine.validation import check_order
 from ..store.games import ACTIVE, Player
 from ..store.held import FutureOrders
 from . import conditions, lateness, orders
+from .errors import GameError
 from .mails import Mail, context
 from .orders import LineResult
 from .view import GameView
@@ -67,7 +70,7 @@ log = logging.getLogger(__name__)
 MAX_YEARS = 5
 
 
-class FutureError(ValueError):
+class FutureError(GameError):
     """A ``PHASE`` line the judge cannot take; the message is for the player."""
 
 
@@ -107,51 +110,33 @@ def target(view: GameView, text: str) -> Phase:
 # -- entering ----------------------------------------------------------------------------------
 
 
-_LEADING = frozenset({"a", "army", "f", "fleet", "the", "unit", "build", "b", "remove", "r", "disband", "d",
-                      "retreat"})
-
-
-def _first_location(m: Map, piece: str) -> str | None:
-    """The location of the unit an order names (its first place), or None."""
-    head, colon, rest = piece.partition(":")
-    if colon and m.find_power(head) is not None:
-        piece = rest
-    words = piece.split()
-    while words and words[0].lower() in _LEADING:
-        words = words[1:]
-    for n in range(min(4, len(words)), 0, -1):
-        try:
-            return find_location(m, " ".join(words[:n]))
-        except OrderError:
-            continue
-    return None
-
-
-def _trials(board: Board, power: str, phase: Phase, piece: str, where: str) -> list[Position]:
+def _trials(board: Board, power: str, phase: Phase, named: Named) -> list[Position]:
     """Positions of ``phase`` in which the unit an order names stands where it says."""
     m = board.map
+    if named.location is None or (phase.kind == ADJUSTMENT and named.action == "build"):
+        return [Position.build(phase, [])]
+    where = named.location
     locations = [where] if "/" in where else [where, *m.fleet_locations(where)]
     units = [Unit(power, t, loc) for loc in dict.fromkeys(locations) for t in (ARMY, FLEET) if m.can_hold(t, loc)]
-    first = piece.split()[0].lower() if piece.split() else ""
     if phase.kind == RETREAT:
         return [Position.build(phase, [], [Dislodged(u, tuple(sorted(
             (m.army_adj if u.type == ARMY else m.fleet_adj).get(u.location, ()))))]) for u in units]
-    if phase.kind == ADJUSTMENT and (first,) in BUILD:
-        return [Position.build(phase, [])]
     return [Position.build(phase, [u]) for u in units] or [Position.build(phase, [])]
 
 
 def _piece_errors(board: Board, power: str, phase: Phase, piece: str) -> list[str]:
-    words = tuple(piece.lower().split())
-    if phase.kind == ADJUSTMENT and not any(words[:n] in BUILD | REMOVE | WAIVE for n in (1, 2)):
-        return ["Orders for a later adjustment phase must say BUILD, REMOVE or WAIVE (njudge)."]
-    if phase.kind == ADJUSTMENT and words[:1] in WAIVE:
+    """The errors of one order for ``phase``, read by the engine's parser (as the current
+    phase's orders are) in each position where the unit it names stands where it says."""
+    try:
+        named = named_unit(board.map, piece, phase.kind)
+    except OrderError as exc:
+        return [exc.message]
+    if phase.kind == ADJUSTMENT and named.action is None:
+        return [render.refusal("future_adjustment_word")]
+    if named.action == "waive":
         return []
-    where = _first_location(board.map, piece)
-    if where is None:
-        return [f"No province found in {piece!r}."]
     best: list[str] = []
-    for trial in _trials(board, power, phase, piece, where):
+    for trial in _trials(board, power, phase, named):
         read = parse_orders(board, trial, power, piece)
         errors = [item.message for item in read if isinstance(item, OrderError)]
         errors += [e for item in read if not isinstance(item, OrderError) for e in _reach_errors(board, trial, item)]
@@ -206,6 +191,7 @@ def enter(view: GameView, me: Player, phase: Phase, lines: Sequence[str]) -> lis
     """Check ``lines`` for ``phase`` and keep them after those entered before; each line's
     result."""
     assert me.power is not None
+    lines = conditions.expand(lines)
     checked = check_lines(view.board, me.power, phase, lines)
     row = _row(view, me, phase)
     row.lines = [*row.lines, *conditions.closed(list(lines))]
@@ -286,7 +272,9 @@ def release(view: GameView, config: Config, now: datetime) -> list[Mail]:
 def read_now(view: GameView, power: str, lines: Sequence[str]) -> tuple[orders.Merge, list[LineResult], int]:
     """``lines`` (conditions included) as the current position reads them: the chosen order
     lines added to the power's orders (:func:`judge.game.orders.merge`, not stored), every
-    line's result in order (a line the conditions leave out is noted), and the errors."""
+    line's result in order (a line the conditions leave out is noted), and the errors.
+    A structure written on one line is read as the lines it stands for (they are shown so)."""
+    lines = conditions.expand(lines)
     reading = conditions.read_lines(view.map, lines)
     picked = conditions.chosen(reading.items, view.position)
     merge = orders.merge(view.board, view.position, power, view.entries(power), [p.text for p in picked])

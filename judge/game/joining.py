@@ -12,7 +12,9 @@ on again does not take a second place, and must give the password it has (njudge
 password only with SET PASSWORD: a different one is a wrong password); a newcomer must meet
 the game's minimum record (:mod:`.records`). When every power has a player the game starts:
 powers are assigned by the preference lists (:mod:`.assign`), the first phase gets its
-deadline, and everyone gets the start mail.
+deadline, and everyone gets the start mail. Seats the master gave the judge's bot (``SET
+BOT``, :mod:`.botseats`) count as filled and are left out of the assignment; ``cd=bot`` among
+CREATE's words sets ``CD BOT``.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from ..engine import OptionError, Options
 from ..maps import load_map
 from ..store.games import ACTIVE, FORMING, MASTER, OBSERVER, PLAYER, Game, Player, find_game
 from ..store.passwords import check_password, hash_password
-from . import notices, records
+from . import botseats, notices, records
 from .assign import assign, seed_for
+from .botseats import BOT, HOLD
 from .clocks import clocks_to_json, default_clocks
+from .errors import GameError
 from .lateness import start_clock
 from .mails import Mail
 from .press_rules import PressRules, PressSettingError, apply_settings, rules_of, store_rules
@@ -43,7 +47,7 @@ log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[a-z0-9]{1,8}$")
 
 
-class JoinError(ValueError):
+class JoinError(GameError):
     """A game that cannot be created or joined; the message is for the sender."""
 
 
@@ -73,7 +77,7 @@ class CreateWords:
 
     variant: str = "standard"
     options: dict[str, str] = field(default_factory=dict)
-    switches: dict[str, bool] = field(default_factory=dict)
+    switches: dict[str, bool | str] = field(default_factory=dict)
     press: list[str] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)
 
@@ -94,6 +98,12 @@ def read_create_words(words: list[str]) -> CreateWords:
         upper = word.upper()
         if "=" in word:
             key, _, text = word.partition("=")
+            if key.lower() == "cd":  # what a power in civil disorder does (SET CD BOT / SET CD HOLD)
+                if text.lower() not in (HOLD, BOT):
+                    raise JoinError(render.refusal("cd_mode_syntax"))
+                read.switches["cd_mode"] = text.lower()
+                read.settings.append(f"CD {text.upper()}")
+                continue
             read.options[key] = text
         elif upper in SWITCH_WORDS:
             column, value = SWITCH_WORDS[upper]
@@ -140,7 +150,7 @@ def create(session: Session, config: Config, name: str, password: str, words: Cr
     clocks = clocks_to_json(default_clocks(config.clocks))
     game = Game(name=name, map_name=m.name, options=dict(opts.explicit), status=FORMING, seq=0, clocks=clocks,
                 pictures=config.pictures, nmr=config.nmr, reminder=config.reminder_hours,
-                max_absence=config.max_absence_days)
+                max_absence=config.max_absence_days, cd_mode=HOLD, bot_powers=[])
     for column, value in words.switches.items():
         setattr(game, column, value)
     session.add(game)
@@ -212,7 +222,7 @@ def start_if_full(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     if game.status != FORMING or game.manual_start:
         return []
-    if len(view.members(PLAYER)) < len(view.map.powers):
+    if len(view.members(PLAYER)) + len(botseats.seated(view)) < len(view.map.powers):
         return []
     return begin(view, config, now)
 
@@ -224,7 +234,8 @@ def begin(view: GameView, config: Config, now: datetime) -> list[Mail]:
     game = view.game
     players = view.members(PLAYER)
     m = view.map
-    letters = [pw.letter for pw in m.powers]
+    bots = set(botseats.seated(view))
+    letters = [pw.letter for pw in m.powers if pw.name not in bots]
     got = assign([p.email for p in players], [p.preferences for p in players], letters, seed_for(game.name))
     for p, letter in zip(players, got, strict=True):
         p.power = m.power_by_letter[letter.upper()].name

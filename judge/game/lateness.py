@@ -19,10 +19,14 @@ who is late (njudge ``data/deadlines``).
   phase is processed after the clock's ``delay``; a mail within the delay may still change
   orders, and orders that are no longer all in stop it.
 - At the deadline a phase whose orders are all in is processed. Otherwise the lateness
-  notices go out (:mod:`.reminders`) and the judge waits until the orders are in or grace
+  notices go out (:mod:`.late_notices`) and the judge waits until the orders are in or grace
   ends. Then an NMR game is processed with whatever orders are in (civil-disorder defaults)
   and each late player has missed the phase; in a NoNMR game each late player's power is
   abandoned (:func:`abandon_late`) and offered for takeover.
+- A master's ``PROCESS`` ends the phase now (:func:`end_now`): its deadline, grace and
+  earliest processing become the moment it was processed, so the next phase takes its own
+  clock (njudge's floor of the previous deadline keeps a deadline the master extended; a
+  master who processes has moved it to now, as a rollback's restarted clock is).
 - Moving the deadline later moves the end of grace to the new deadline plus the grace hours
   when that is later (njudge: "the grace period will automatically be extended"); moving it
   earlier leaves grace where it was. Either way the lateness notices start again.
@@ -30,13 +34,28 @@ who is late (njudge ``data/deadlines``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from datetime import datetime, timedelta, tzinfo
 
 from ..store.games import ABANDONED, PLAYER, Game, Player
-from . import absences, orders
+from . import absences, botseats, orders
 from .clocks import deadline_after, grace_after
 from .view import GameView
+
+#: Lateness notices come once a day during grace, then every two days while the game waits
+#: for replacements (njudge).
+NOTICE_EVERY = timedelta(hours=24)
+WAITING_EVERY = timedelta(hours=48)
+
+
+def notice_moment(deadline: datetime, grace_end: datetime, count: int) -> datetime:
+    """When the lateness notice number ``count`` (0: the deadline's) of a phase is due: the
+    deadline and each day of grace after it, then the end of grace and every two days after."""
+    in_grace = max(0, math.ceil((grace_end - deadline) / NOTICE_EVERY))
+    if count < in_grace:
+        return deadline + count * NOTICE_EVERY
+    return grace_end + (count - in_grace) * WAITING_EVERY
 
 
 def start_clock(view: GameView, now: datetime, tz: tzinfo) -> None:
@@ -90,6 +109,15 @@ def move_deadline(view: GameView, deadline: datetime, tz: tzinfo) -> None:
         game.grace = extended
 
 
+def end_now(game: Game, now: datetime) -> None:
+    """A master processes the phase at ``now``: its deadline, grace and earliest processing,
+    where later, become ``now``, so that none of them is a floor for the next phase's."""
+    for field in ("deadline", "grace", "start_at"):
+        value = getattr(game, field)
+        if value is not None and value > now:
+            setattr(game, field, now)
+
+
 def set_start(view: GameView, when: datetime, tz: tzinfo) -> bool:
     """``SET START``: no processing before ``when``; a running phase whose deadline is
     earlier gets ``when`` as its deadline (njudge). True if the deadline moved."""
@@ -130,8 +158,11 @@ def open_powers(view: GameView) -> list[str]:
 
 
 def waited_for(view: GameView) -> list[str]:
-    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game."""
-    return [] if view.game.nmr else open_powers(view)
+    """The open powers the game waits for: all of them in a NoNMR game, none in an NMR game;
+    never one the bot plays (:mod:`.botseats`)."""
+    if view.game.nmr:
+        return []
+    return [p for p in open_powers(view) if not botseats.plays(view, p)]
 
 
 def past_deadline(game: Game, now: datetime) -> bool:

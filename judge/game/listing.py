@@ -6,7 +6,9 @@ will not display this game"; ``LIST name`` still shows it). LIST FULL adds each 
 players. A running game's abandoned powers are listed as open for takeover (both in LIST
 and in LIST game, with the sign-on that takes one over). A finished game's listing says how
 it ended and lists nobody as late. In a gunboat
-game only the master sees the players' addresses until it is over (:mod:`.disclosure`).
+game only the master sees the players' addresses until it is over (:mod:`.disclosure`), and
+so only the master sees their skill ratings (:mod:`.ratings`), which LIST game shows after
+each address.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..engine import Position
+from ..bots import BOT_NAME
+from ..engine import Position, tally
+from ..ratings import fresh
 from ..store.games import (
     ACTIVE,
     FINISHED,
@@ -28,9 +32,9 @@ from ..store.games import (
     Player,
     all_games,
 )
-from . import lateness, orders, records
+from . import botseats, lateness, orders, ratings, records
 from .clocks import KIND_WORDS, clocks_of
-from .disclosure import Reader, address_for
+from .disclosure import Reader, address_for, sees_identities
 from .ending import ending_text
 from .mails import role_of, roster_for
 from .press_rules import describe, rules_of
@@ -84,6 +88,8 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     if position is not None and not over:
         late = {p.power for p in lateness.late_players(view)}
         for power in orders.required(view.board, position):
+            if botseats.plays(view, power):
+                continue
             if power in late or not lateness.submitted(view, power):
                 status_of[power] = "move"
                 waiting.append(power)
@@ -91,8 +97,9 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
     rows = [(role, status_of.get(role, ""), email) for role, email in roster_for(view, reader)]
     vacant = openings(view)
     for power in vacant:
-        rows.insert(_row_at(view, rows, power), (power, "open", f"(abandoned: SIGNON {view.map.power(power).letter}"
-                                                                 f"{game.name} password takes it over)"))
+        taking = f"SIGNON {view.map.power(power).letter}{game.name} password takes it over"
+        rows.insert(_row_at(view, rows, power), (power, "bot", f"(played by {BOT_NAME}: {taking})") if botseats.plays(view, power)
+                    else (power, "open", f"(abandoned: {taking})"))
     params = [
         ("Options", ", ".join(f"{k}={v}" for k, v in sorted((game.options or {}).items())) or "none"),
         ("Press", describe(rules_of(game))),
@@ -100,17 +107,22 @@ def listing(view: GameView, *, for_master: bool = False, reader: Player | None =
         ("Flags", _flags(view)),
         ("Status", game.status.capitalize()),
         ("Lateness", _lateness(game)),
+        ("Civil Disorder", f"played by {BOT_NAME}" if game.cd_mode == botseats.BOT else "units hold"),
+        *([("Bot Seats", ", ".join(game.bot_powers))] if game.bot_powers else []),
         ("Joining", _joining(game)),
         ("Winning Centers", str(view.map.victory)),
     ]
     missed = {p.power: p.nmr_count for p in view.members(PLAYER) if p.power} if position else {}
     dedication = {p.email: records.record_of(view.session, p.email).dedication for p in view.members(PLAYER)}
+    rated = {p.email: f"{(ratings.rating_of(view.session, p.email) or fresh()).display:.2f}"
+             for p in view.members(PLAYER)} if sees_identities(game, reader) else {}
     return render.Listing(
         position, game.deadline, game.grace_end, params, rows, waiting, missed,
         ended=ending_text(view), orders=power_orders(view) if for_master and position is not None and not over else None,
-        at_grace="process" if game.nmr else "abandon", dedication=dedication, vacant=vacant,
+        at_grace="process" if game.nmr else "abandon", dedication=dedication, ratings=rated, vacant=vacant,
         earliest=game.start_at if game.start_at is not None and not over else None,
         clocks=[f"{KIND_WORDS[k]:<7} {c.describe()}" for k, c in clocks_of(game.clocks).items()],
+        tally=tally(view.board, position) if position is not None else (),
     )
 
 
@@ -169,4 +181,6 @@ def _joining(game: Game) -> str:
         parts.append(f"Ontime ratio: {game.min_ontime:.3f}")
     if game.max_cd_ratio is not None:
         parts.append(f"CD ratio at most: {game.max_cd_ratio:.3f}")
+    if game.min_rating is not None:
+        parts.append(f"Rating: {game.min_rating:.2f}")
     return ", ".join(parts) + "." if parts else "anyone."

@@ -4,7 +4,7 @@ changes, deadline changes and settings.
 Each function returns :class:`~judge.game.mails.Mail` values for the caller to queue; the
 texts come from :mod:`judge.render`, each in its readers' zones and, in a gunboat game,
 without the players' addresses for those who may not see them (:func:`.mails.per_zone`);
-the lateness notices are :mod:`.reminders`'. Mail kinds (the outbox's ``kind``): ``start``,
+the lateness notices are :mod:`.late_notices`'. Mail kinds (the outbox's ``kind``): ``start``,
 ``selected`` (a power given to one player), ``late`` (a late player's notice: private, not
 in HISTORY), ``private`` (to a few, not in HISTORY) and ``notice`` (everything the whole
 game may read; in HISTORY, as njudge keeps them).
@@ -19,8 +19,9 @@ from ..config import Config
 from ..render import GameContext
 from ..store.games import MASTER, Player
 from .disclosure import ANONYMOUS
-from .mails import Mail, context, per_zone, role_of, roster_for
+from .mails import PUBLIC_KINDS, Mail, context, per_zone, role_of, roster_for
 from .view import GameView
+from .zones import member_at
 
 
 def start(view: GameView, config: Config) -> list[Mail]:
@@ -88,3 +89,44 @@ def settings_changed(view: GameView, config: Config, changes: Sequence[str], *, 
         return render.settings_mail(ctx, list(changes), moved)
 
     return per_zone(view, config, view.members(), build, "notice")
+
+
+#: The mail kinds gathered into one mail per reader (:func:`one_per_reader`).
+GATHERED = ("notice", "private")
+
+
+def one_per_reader(view: GameView, config: Config, mails: Sequence[Mail]) -> list[Mail]:
+    """The notices one incoming mail caused in ``view``'s game (``mails`` of the
+    ``GATHERED`` kinds), each reader's in one mail (:func:`judge.render.notices_mail`); the
+    other mails as they are.
+
+    Readers who got the same notices share one mail (rendered in the zone of the first: the
+    notices came to them in one zone). It is a ``notice`` (public) when all its parts are,
+    else ``private``; the archive keeps the one holding every part the archive would have
+    kept."""
+    gathered = [m for m in mails if m.game == view.name and m.kind in GATHERED]
+    rest = [m for m in mails if m not in gathered]
+    by_reader: dict[str, list[int]] = {}
+    for i, m in enumerate(gathered):
+        for address in m.to:
+            by_reader.setdefault(address, []).append(i)
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for address, indices in by_reader.items():
+        groups.setdefault(tuple(indices), []).append(address)
+    archived = {i for i, m in enumerate(gathered) if m.archive and m.kind in PUBLIC_KINDS}
+    public = {parts for parts in groups if all(gathered[i].kind == "notice" for i in parts)}
+    whole = [parts for parts in groups if parts in public and archived and archived <= set(parts)]
+    some = sorted((parts for parts in public if archived & set(parts)), key=lambda parts: -len(groups[parts]))
+    kept = next(iter(whole or some), None)
+    out: list[Mail] = []
+    for parts, to in groups.items():
+        chosen = [gathered[i] for i in parts]
+        kind = "notice" if parts in public else "private"
+        if len(chosen) == 1:
+            rendered = render.Rendered(chosen[0].subject, chosen[0].body)
+        else:
+            ctx = context(config, view, member_at(view.game.players, to[0]))
+            rendered = render.notices_mail(ctx, [render.Rendered(m.subject, m.body) for m in chosen])
+        out.append(Mail.of(to, rendered, kind, view, chosen[0].phase, archive=parts == kept,
+                           files=[f for m in chosen for f in m.files]))
+    return [*out, *rest]

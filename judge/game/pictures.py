@@ -28,6 +28,7 @@ from ..render.pictures import phase_picture, svg_to_png
 from ..store.games import Player, phase_records
 from ..store.mail import File, complete_attachment, waiting_attachments
 from ..worker import WakeLoop
+from .errors import GameError
 from .view import GameView, entries_from_json
 
 PNG = "image/png"
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 def picture_file(view: GameView, position: Position, adjudication: Adjudication | None) -> File:
     """The PNG of ``position`` (before the phase) with ``adjudication``'s orders, as a file
     to attach, ``<game>-<phase>.png``: given by its SVG, made by :class:`PictureStage`."""
-    picture = phase_picture(view.map, position, adjudication, game=view.name, calendar=view.board.rules.calendar)
+    picture = phase_picture(view.board, position, adjudication, game=view.name)
     return File(f"{view.name}-{position.phase.code}.png", PNG, source=picture.svg)
 
 
@@ -77,7 +78,7 @@ def wants_pictures(view: GameView, reader: Player) -> bool:
     return view.game.pictures and reader.pictures
 
 
-class PhaseUnknown(LookupError):
+class PhaseUnknown(GameError, LookupError):
     """``GET MAP`` of a phase the game has not played; the message is for the sender."""
 
 

@@ -132,7 +132,7 @@ def refused(view: GameView, me: Player, request: PressRequest, readers: Readers 
     rules = rules_of(game)
     to_powers = readers is not None and any(r not in (MASTER_ROLE, OBSERVERS_ROLE) for r in readers.roles)
     if game.status == FORMING and to_powers:
-        return "forming"
+        return FORMING
     master_only = readers is not None and readers.master_only
     if master_only and (request.fake is not None or request.no_fake):
         return "fake_master"

@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, fields
 
 from .. import render
 from ..store.games import Game
+from .errors import GameError
 
 WHITE, GREY, WHITE_GREY, GREY_WHITE, NONE = "white", "grey", "white/grey", "grey/white", "none"
 PRESS_KINDS = (WHITE, GREY, WHITE_GREY, GREY_WHITE, NONE)
@@ -65,7 +66,7 @@ _WHITE_WORDS = frozenset({"WHITE", "UNANONYMOUS", "UNANONYMOUSLY"})
 _GREY_WORDS = frozenset({"GREY", "GRAY", "ANONYMOUS", "ANONYMOUSLY"})
 
 
-class PressSettingError(ValueError):
+class PressSettingError(GameError):
     """A setting or option the judge does not read; the message is for the sender."""
 
 

@@ -17,7 +17,9 @@ record of an address adds up its rows:
 
 A game's master may ask for a minimum dedication (``SET DEDICATION``), a minimum on-time
 ratio (``SET ONTIMERAT``) or a maximum CD ratio (``SET RESRAT``) of anyone joining or
-taking over a power (:func:`refusal`).
+taking over a power (:func:`refusal`), and a minimum skill rating (``SET MINRATING``: the
+display value, mu - 3 sigma, of the overall ladder, :mod:`.ratings`; a player with no rating
+has a new player's).
 """
 
 from __future__ import annotations
@@ -28,8 +30,18 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..store.games import ELIMINATED, FINISHED, PLAYER, RESIGNED, Game, Player, players_with_address
-from . import lateness, orders
+from ..ratings import fresh
+from ..store.games import (
+    ELIMINATED,
+    FINISHED,
+    PLAYER,
+    RESIGNED,
+    Game,
+    Player,
+    PlayerStatus,
+    players_with_address,
+)
+from . import lateness, orders, ratings
 from .view import GameView
 
 ON_TIME_POINTS, LATE_NOTICE_POINTS, ABANDON_POINTS, MISSED_POINTS = 3, -1, -50, -100
@@ -100,7 +112,7 @@ def of_places(address: str, places: list[Player]) -> Record:
         late_notices=sum(p.late_notices for p in rows),
         started=sum(1 for p in rows if not p.took_over and p.game.position is not None),
         taken_over=sum(1 for p in rows if p.took_over),
-        finished=sum(1 for p in rows if p.game.status == FINISHED and p.status in ("active", ELIMINATED)),
+        finished=sum(1 for p in rows if p.game.status == FINISHED and p.status in (PlayerStatus.ACTIVE, ELIMINATED)),
         abandoned=sum(p.abandonments for p in rows),
         resigned=sum(1 for p in rows if p.status == RESIGNED),
     )
@@ -129,6 +141,11 @@ def refusal(game: Game, record: Record) -> str | None:
 def may_join(view: GameView, address: str) -> str | None:
     """Why ``address`` may not join or take over a power in the game, or None."""
     game = view.game
+    if game.min_rating is not None:
+        rating = ratings.rating_of(view.session, address) or fresh()
+        if rating.display < game.min_rating:
+            return render.refusal("rating_too_low", game=game.name, least=f"{game.min_rating:.2f}",
+                                  rated=f"{rating.display:.2f}")
     if game.min_dedication is None and game.min_ontime is None and game.max_cd_ratio is None:
         return None
     return refusal(game, record_of(view.session, address))

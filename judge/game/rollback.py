@@ -9,12 +9,15 @@ movement``) names the turn by its phase.
 - The position is the one stored with that turn (:class:`~judge.store.games.PhaseRecord`),
   and the orders stored then for it are restored as they were (njudge: "Any pending orders
   that existed will also be reprocessed"); orders given for the later turns and for the
-  current one are dropped, as they were for positions that no longer stand. The options in
+  current one are dropped, as they were for positions that no longer stand. The orders the
+  judge's bot wrote are not restored: it writes them again when the turn is played (the same
+  ones, by its seed, unless a person has taken the power over since). The options in
   force now stay (a master who corrected an option replays the turn by it).
 - The records of that turn and of every later one are withdrawn (``withdrawn`` is the
   rollback's number): they no longer count, but stay for the archive, and their result mails
   are marked withdrawn there (HISTORY and the web archive show them as withdrawn). A game
-  that had ended goes on: its end (final mail) is withdrawn too.
+  that had ended goes on: its end (final mail) is withdrawn too, and it is no longer rated
+  (irregular: :func:`judge.game.ratings.rolled_back`).
 - Draw votes and waits are cleared, a power alive again gets its eliminated player back,
   deadlines restart from now, and everyone is told. Missed deadlines stay counted: they
   were missed.
@@ -31,10 +34,11 @@ from sqlalchemy import delete
 from .. import render
 from ..config import Config
 from ..engine import Phase, PhaseError, Position
-from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, phase_records
+from ..store.games import ACTIVE, ELIMINATED, FINISHED, OrderSet, PhaseRecord, PlayerStatus, phase_records
 from ..store.mail import withdraw_mails
-from . import draws, lateness
+from . import draws, lateness, ratings
 from .ending import ENDING_KIND
+from .errors import GameError
 from .mails import Mail, per_zone
 from .takeover import alive_powers
 from .view import GameView, entries_from_json
@@ -43,7 +47,7 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-class RollbackError(ValueError):
+class RollbackError(GameError):
     """A rollback that cannot be done; the message is for the master."""
 
 
@@ -93,25 +97,28 @@ def rollback(view: GameView, config: Config, record: PhaseRecord, now: datetime)
     if resumed:
         withdraw_mails(session, game.name, [ENDING_KIND], None, now)
         game.status, game.winners, game.ending = ACTIVE, [], None
+        ratings.rolled_back(view, now)
     session.execute(delete(OrderSet).where(OrderSet.game_id == game.id,
                                            OrderSet.phase.in_([*phases, game.phase or ""])))
     session.flush()
     view.set_position(Position.from_json(view.map, record.position))
     game.seq = record.seq
+    by_bot = set(record.bot_powers or ())
     for power, entries in entries_from_json(record.orders or {}).items():
-        view.store_orders(power, entries, 0)
+        if power not in by_bot:  # the bot writes its orders again when the turn is played (the same, by its seed)
+            view.store_orders(power, entries, 0)
     alive = set(alive_powers(view))
     for p in view.members():
         p.wait = False
         if p.status == ELIMINATED and p.power in alive:
-            p.status = "active"
+            p.status = PlayerStatus.ACTIVE
     draws.clear_votes(view)
-    game.deadline = None
+    game.deadline = game.grace = None  # the clock restarts from now: no floor from the withdrawn phases
     lateness.start_clock(view, now, game_zone(view.game, config))
     session.flush()
     log.info("game %s rolled back to before %s (#%d); withdrawn: %s", game.name, record.phase, record.seq,
              ", ".join(phases))
-    restored = sorted(record.orders or {}, key=view.power_rank)
+    restored = sorted((p for p in record.orders or {} if p not in by_bot), key=view.power_rank)
     mails = per_zone(view, config, view.members(),
                      lambda ctx: render.rolled_back_mail(ctx, record.seq, phases, view.position, resumed=resumed,
                                                          restored=restored), "notice")

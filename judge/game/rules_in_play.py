@@ -18,7 +18,9 @@ The other variant switches settle one ambiguity of a variant's special rules (th
 the canal, the island hops and straits: ``variants-spec.md`` section 4) and may change in
 play: the change counts from the current phase on (the phases already played keep the
 options they were judged by, :attr:`~judge.store.games.PhaseRecord.options`, and a ROLLBACK
-replays with the options in force). Everyone is told.
+replays with the options in force). Everyone is told. njudge calls these switches "bgs": a
+game that changes one after its start is flagged irregular and is not rated
+(:func:`judge.game.ratings.mark_irregular`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 from .. import render
 from ..engine import OptionError, Options
 from ..engine.options import option_specs
+from .ratings import OPTION_IN_PLAY, mark_irregular
 from .view import GameView
 
 READINGS = ("colonial_rules", "tsr_reading")
@@ -68,4 +71,6 @@ def set_option(view: GameView, key: str, value: str) -> tuple[str, object]:
     options = Options({**(game.options or {}), key.strip(): value.strip()})
     game.options = dict(options.explicit)
     view.reload_board()
+    if view.started:
+        mark_irregular(game, OPTION_IN_PLAY.format(option=name))
     return name, options[name]

@@ -17,6 +17,7 @@ from ..config import Config
 from ..store.games import ACTIVE, EJECTED, FINISHED, MASTER, OBSERVER, PAUSED, RESIGNED, TERMINATED, Player
 from ..store.passwords import check_password
 from . import ending, lateness, notices
+from .errors import GameError
 from .mails import Mail
 from .view import GameView
 from .zones import game_zone
@@ -24,7 +25,7 @@ from .zones import game_zone
 log = logging.getLogger(__name__)
 
 
-class StatusError(ValueError):
+class StatusError(GameError):
     """A change the game's status does not allow; the message is for the sender."""
 
 
@@ -35,7 +36,7 @@ def pause(view: GameView, config: Config) -> list[Mail]:
     game.status = PAUSED
     game.process_at = None
     log.info("game %s paused by its master", game.name)
-    return notices.state_changed(view, config, "paused")
+    return notices.state_changed(view, config, PAUSED)
 
 
 def resume(view: GameView, config: Config, now: datetime) -> list[Mail]:

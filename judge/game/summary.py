@@ -24,7 +24,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from .. import render
-from ..engine import Position
+from ..engine import Position, centre_counts
 from ..engine.phase import MOVEMENT, SPRING, Phase
 from ..store.games import (
     EJECTED,
@@ -42,7 +42,7 @@ from .disclosure import ANONYMOUS
 from .view import GameView
 
 #: How a player who no longer plays their power left it (``Player.status``).
-LEFT = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "eliminated"}
+LEFT: dict[str, str] = {RESIGNED: "resigned", EJECTED: "ejected", ELIMINATED: "eliminated"}
 
 
 def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None = None,
@@ -54,13 +54,22 @@ def summary(session: Session, view: GameView, *, reveal: bool, ended: str | None
     records = phase_records(session, view.game)
     positions = [Position.from_json(view.map, r.position) for r in records]
     centres: list[tuple[Phase, dict[str, int]]] = [
-        (pos.phase, pos.centre_counts()) for pos in positions
+        (pos.phase, centre_counts(view.board, pos.owners)) for pos in positions
         if pos.phase.kind == MOVEMENT and pos.phase.season == SPRING]
     if view.started:
-        centres.append((view.phase, view.position.centre_counts()))
+        centres.append((view.phase, centre_counts(view.board, view.position.owners)))
     tenures = _tenures(view, records, positions, reveal, last) if view.started else []
     masters = [p.email if reveal else ANONYMOUS for p in view.members(MASTER)]
     return render.Summary(last if view.started else None, centres, tenures, masters, ended)
+
+
+def tenures(view: GameView, records: Sequence[PhaseRecord], through: Phase | None = None) -> list[render.Tenure]:
+    """Who played each power and when, with addresses, from the game's ``records`` (the
+    phases that count, in order): what the ratings share a power's result by."""
+    if not view.started:
+        return []
+    positions = [Position.from_json(view.map, r.position) for r in records]
+    return _tenures(view, records, positions, True, through or view.phase)
 
 
 def _phase_at(records: Sequence[PhaseRecord], when: datetime, now: Phase) -> str:

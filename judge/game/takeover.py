@@ -32,9 +32,9 @@ from datetime import datetime
 
 from .. import render
 from ..config import Config
-from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player
+from ..store.games import ABANDONED, ACTIVE, EJECTED, MASTER, PAUSED, PLAYER, RESIGNED, Player, PlayerStatus
 from ..store.passwords import check_password, hash_password
-from . import absences, disclosure, lateness, orders, records
+from . import absences, botseats, disclosure, lateness, orders, records
 from .clocks import deadline_after, grace_after
 from .mails import Mail, context, per_zone
 from .view import GameView
@@ -96,25 +96,29 @@ def take_over(view: GameView, config: Config, letter: str, sender: str, password
                     power=power.name, took_over=True)
         game.players.append(me)
     else:
-        old.status = "active"
+        old.status = PlayerStatus.ACTIVE
         me = old
+    botseats.unseat(view, power.name)
     view.session.flush()
-    moved = _give_time(view, config, now)
+    given = _give_time(view, config, now)
     log.info("%s: %s %s %s", game.name, sender, "returned as" if old else "took over", power.name)
-    return _announce(view, config, me, returned=old is not None, moved=moved)
+    return _announce(view, config, me, returned=old is not None, given=given)
 
 
-def _give_time(view: GameView, config: Config, now: datetime) -> bool:
+def _give_time(view: GameView, config: Config, now: datetime) -> tuple[bool, bool] | None:
     """njudge's rule (module docstring): once no power is left abandoned, the deadline and
     grace as for a phase starting now (never earlier) and a wait on every active player.
-    True if so (the deadline and grace are then announced, even when unchanged)."""
+    None if not so; else whether the deadline and whether grace moved (only what moved is
+    announced as advanced)."""
     game = view.game
     if game.deadline is None or lateness.open_powers(view):
-        return False
+        return None
     tz = game_zone(game, config)
     clock = view.clock()
     deadline = absences.adjust(view, deadline_after(clock, now, tz, not_before=game.deadline), clock, tz)
-    if deadline > game.deadline:
+    grace_before = game.grace_end
+    deadline_moved = deadline > game.deadline
+    if deadline_moved:
         lateness.move_deadline(view, deadline, tz)
     grace = grace_after(clock, game.deadline, tz)
     if game.grace is None or grace > game.grace:
@@ -123,18 +127,21 @@ def _give_time(view: GameView, config: Config, now: datetime) -> bool:
     for p in view.members(PLAYER):
         if p.active and (game.press != "none" or p.power in need):
             p.wait = True
-    return True
+    return deadline_moved, game.grace_end != grace_before
 
 
-def _announce(view: GameView, config: Config, me: Player, *, returned: bool, moved: bool) -> TakenOver:
+def _announce(view: GameView, config: Config, me: Player, *, returned: bool,
+              given: tuple[bool, bool] | None) -> TakenOver:
     game = view.game
     power = me.power
     assert power is not None
     grace = game.grace_end
+    moved = given is not None
+    deadline_moved, grace_moved = given or (False, False)
 
     def when(ctx: render.GameContext) -> dict[str, str | None]:
-        return {"deadline": ctx.when(game.deadline) if moved and game.deadline else None,
-                "grace": ctx.when(grace) if moved and grace else None}
+        return {"deadline": ctx.when(game.deadline) if deadline_moved and game.deadline else None,
+                "grace": ctx.when(grace) if grace_moved and grace else None}
 
     others = [p for p in view.members() if p is not me]
     mails: list[Mail] = []

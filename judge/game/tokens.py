@@ -62,7 +62,7 @@ def reply_address(config: Config, game: Game, player: Player) -> str | None:
     return f"{local}+{player.id}-{_mac(key, game.name, player)}@{domain}"
 
 
-_ROLE_RANK = {PLAYER: 0, MASTER: 1, OBSERVER: 2}
+_ROLE_RANK: dict[str, int] = {PLAYER: 0, MASTER: 1, OBSERVER: 2}
 
 
 def _rank(player: Player) -> tuple[int, int]:

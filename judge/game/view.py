@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import inspect
@@ -31,7 +32,7 @@ from sqlalchemy.orm.attributes import instance_state
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
-from ..store.base import batch_memo
+from ..store.base import batch_memo, utcnow
 from ..store.codec import order_from_json, order_to_json
 from ..store.games import (
     MASTER,
@@ -49,6 +50,10 @@ from ..store.games import (
 )
 from ..store.held import FutureOrders, future_orders
 from .clocks import Clock, clocks_of
+
+#: ``session.info`` key: the arrival of the mail a session reads (set by the command layer);
+#: a game the mail changes stands as of then (:meth:`GameView.mark_changed`).
+AS_OF = "judge.as_of"
 
 
 def board_for(map_name: str, options: Mapping[str, Any]) -> Board:
@@ -124,8 +129,23 @@ class GameView:
     def phase(self) -> Phase:
         return self.position.phase
 
+    # -- the moment the game stands as of (issue 23, rule 1) -----------------------------------
+
+    def changed_since(self, moment: datetime) -> bool:
+        """Whether the game changed after ``moment`` (a mail's arrival): a mail that arrived
+        later was read for it, or its phase turned."""
+        return self.game.changed_at is not None and self.game.changed_at > moment
+
+    def mark_changed(self, moment: datetime | None = None) -> None:
+        """The game stands as of ``moment`` (never moved back); by default the arrival of the
+        mail being read in this session (:data:`AS_OF`), else now."""
+        moment = moment or self.session.info.get(AS_OF) or utcnow()
+        if self.game.changed_at is None or self.game.changed_at < moment:
+            self.game.changed_at = moment
+
     def set_position(self, position: Position) -> None:
         """Make ``position`` the game's current position (the stored orders are for the old one)."""
+        self.mark_changed()
         self.game.position = position.to_json(self.map)
         self.game.phase = position.phase.code
         self._position = position
@@ -135,6 +155,7 @@ class GameView:
 
     def clear_position(self) -> None:
         """The game is forming again (UNSTART): no position, no phase, no orders."""
+        self.mark_changed()
         self.game.position = None
         self.game.phase = None
         self._position = None
@@ -224,13 +245,16 @@ class GameView:
 
     def drop_future(self, row: FutureOrders) -> None:
         """Remove a row of orders entered in advance (one added in this transaction and not
-        written yet is only forgotten)."""
+        written yet is only forgotten). The row is deleted at once, not at the next flush: a
+        flush inserts before it deletes, so a new row for the same phase in the same mail
+        (``CLEAR`` then ``PHASE``) would break the table's one-row-a-phase constraint."""
         self.future_orders()
         assert self._future is not None
         if inspect(row).pending:
             self.session.expunge(row)
         else:
             self.session.delete(row)
+            self.session.flush()
         self._future.remove(row)
 
 

@@ -22,9 +22,10 @@ from .. import render
 from ..config import Config
 from ..store.games import MASTER, Game, Player
 from .deadlines import zone
+from .errors import GameError
 
 
-class ZoneError(ValueError):
+class ZoneError(GameError):
     """A zone name that is no IANA zone; the message is for the sender."""
 
 

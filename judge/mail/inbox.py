@@ -2,21 +2,29 @@
 
 Contract (hook 5)::
 
-    InboxProcessor(sessionmaker, config, handler, on_processed=None)
+    InboxProcessor(sessionmaker, config, handler, on_processed=None, on_failure=None)
 
 ``handler(session, config, mail, now)`` is called inside the message's transaction and queues
 its replies with :func:`judge.store.mail.queue_mail`; the server passes the command layer's
-(the mail path knows no game).
+(the mail path knows no game). ``on_failure``, with the same arguments, answers a mail the
+judge could not act on (its handler failed and all its work was undone); the server passes
+the command layer's, which writes the text.
 
 Each row ends in one of three ways. Loops and junk (:mod:`.loops`) and mail over the
 per-sender rate limit (``[limits] sender_mails_per_minute``, :mod:`judge.store.ratelimit`:
 the handler answers the first one, flagged ``over_limit``, then silence) are "ignored" with
 the reason in ``note``. A mail whose structure cannot be read (``IncomingMail.unreadable``)
 is given to the handler, which answers that it could not be read, and is "done" with the
-reason in ``note``. Everything else is given to the handler and is "done"; a handler that raises has its
-work rolled back (a savepoint), the error goes in ``note`` and the row is "failed", read
-again after ``inbox_retry_seconds`` (doubling) until ``inbox_max_attempts`` failures
-quarantine it. A message is handled at most once: rows are claimed with ``FOR UPDATE SKIP
+reason in ``note``. Everything else is given to the handler and is "done". A handler that
+raises has all its work rolled back (a savepoint) and the error goes in ``note``. A mail is
+applied once and whole, or not at all: only a transient database failure (:func:`transient`:
+a lock not had, a deadlock, a serialization failure, a lost connection) leaves the row
+"failed", read again after ``inbox_retry_seconds`` (doubling; the handler is told the
+arrival time, and does not apply a mail to a game that changed since it
+arrived); any other failure, or ``inbox_max_attempts`` transient ones, "quarantines" the row
+at once (``judge mail list`` shows it, with the error) and ``on_failure`` answers the sender
+that the mail was not acted on. A quarantined row is never read again unless the operator
+retries it. A message is handled at most once: rows are claimed with ``FOR UPDATE SKIP
 LOCKED`` where the database has it. Rows are claimed and committed in batches (up to
 ``BATCH_MAILS``), each mail in its own savepoint, so its replies and its row's status are
 committed together and a crash loses or repeats nothing.
@@ -32,13 +40,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, insert, or_, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
 from ..store import ratelimit
 from ..store.base import utcnow
-from ..store.mail import InboxMessage
+from ..store.mail import InboxMessage, InboxStatus
 from ..worker import WakeLoop
 from .loops import refusal_reason
 from .reader import NO_ID_DOMAIN, IncomingMail, message_id_of, read_message
@@ -52,6 +60,8 @@ BATCH_SECONDS = 0.25  # a batch takes no more rows after this, so replies are no
 YIELD_LOCKS_AFTER = "SET LOCAL lock_timeout = '20ms'"
 
 MailHandler = Callable[[Session, Config, IncomingMail, datetime], None]
+#: How a reader answers a mail it could not act on (the command layer's, for the text).
+FailureHandler = MailHandler
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +107,7 @@ def store_many(factory: sessionmaker[Session], arrivals: Sequence[Arrival]) -> l
                 continue
             known.add(arrival.message_id)
             rows.append({"message_id": arrival.message_id, "envelope_sender": arrival.envelope_sender,
-                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": "new",
+                         "recipients": arrival.recipients, "raw": arrival.raw, "received_at": now, "status": InboxStatus.NEW,
                          "attempts": 0})
             out.append(True)
         if rows:
@@ -124,6 +134,16 @@ def _lock_conflict(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in LOCK_CONFLICTS
 
 
+def transient(exc: BaseException) -> bool:
+    """Whether ``exc`` is a database failure that reading the mail again may not meet: a
+    lock not had (SQLite "database is locked", PostgreSQL ``lock_timeout``), a deadlock, a
+    serialization failure, a lost connection (the driver's OperationalError family, or a
+    connection the pool found invalid). Anything else (an IntegrityError, a bug in a
+    handler) would fail again, or worse, half succeed against a game that has moved on."""
+    return isinstance(exc, DBAPIError) and (isinstance(exc, OperationalError) or exc.connection_invalidated
+                                            or _lock_conflict(exc))
+
+
 @dataclass(frozen=True, slots=True)
 class _Claimed:
     """A claimed inbox row as the batch's claim read it (no ORM object: one query a batch)."""
@@ -135,14 +155,15 @@ class _Claimed:
     raw: bytes
     attempts: int
     next_attempt_at: datetime | None
+    received_at: datetime
 
 
 _CLAIM_COLUMNS = (InboxMessage.id, InboxMessage.message_id, InboxMessage.envelope_sender, InboxMessage.recipients,
-                  InboxMessage.raw, InboxMessage.attempts, InboxMessage.next_attempt_at)
+                  InboxMessage.raw, InboxMessage.attempts, InboxMessage.next_attempt_at, InboxMessage.received_at)
 #: The rows a batch claims: new, or failed and due again, oldest first (made once).
 _CLAIM = (select(*_CLAIM_COLUMNS)
-          .where(or_(InboxMessage.status == "new",
-                     (InboxMessage.status == "failed") & (InboxMessage.next_attempt_at <= bindparam("now"))))
+          .where(or_(InboxMessage.status == InboxStatus.NEW,
+                     (InboxMessage.status == InboxStatus.FAILED) & (InboxMessage.next_attempt_at <= bindparam("now"))))
           .order_by(InboxMessage.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
 #: How a handled row ends, for every row of a batch in one statement before its commit.
 _FINISH = (update(InboxMessage).where(InboxMessage.id == bindparam("row_id"))
@@ -154,10 +175,11 @@ class InboxProcessor:
     """Reads the inbox in arrival order, many messages per transaction, one savepoint each."""
 
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
-                 on_processed: Callable[[], None] | None = None) -> None:
+                 on_processed: Callable[[], None] | None = None, on_failure: FailureHandler | None = None) -> None:
         self.factory = factory
         self.config = config
         self.handler = handler
+        self.on_failure = on_failure
         self.on_processed = on_processed
         self._loop = WakeLoop()
 
@@ -222,11 +244,13 @@ class InboxProcessor:
         note: str | None
         attempts, next_attempt_at = row.attempts, row.next_attempt_at
         try:
-            mail = replace(read_message(row.raw), message_id=row.message_id, recipients=tuple(row.recipients or ()))
+            mail = replace(read_message(row.raw), message_id=row.message_id, recipients=tuple(row.recipients or ()),
+                           received_at=row.received_at)
             sender = mail.sender or sender
             reason = refusal_reason(mail, row.envelope_sender, self.config)
+            status: str
             if reason:
-                status, note = "ignored", reason
+                status, note = InboxStatus.IGNORED, reason
             else:
                 verdict = self._take(session, mail, now)
                 counted = mail
@@ -240,6 +264,8 @@ class InboxProcessor:
             if counted is not None:
                 self._take(session, counted, now)
             attempts, status, note, next_attempt_at = self._failed(row, exc, now)
+            if status == "quarantined" and counted is not None:
+                self._tell(session, counted, now)
         log.info("mail read %s from %s: %s%s", row.message_id, sender, status, f" ({note})" if note else "")
         return {"row_id": row.id, "status": status, "note": note, "processed_at": now, "attempts": attempts,
                 "next_attempt_at": next_attempt_at}
@@ -252,24 +278,42 @@ class InboxProcessor:
                 now: datetime) -> tuple[str, str | None]:
         """Answer ``mail`` (counted: ``verdict``); its final (status, note)."""
         if verdict == ratelimit.QUIET:
-            return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (already told)"
+            return InboxStatus.IGNORED, f"over {self.config.sender_mails_per_minute} mails a minute (already told)"
         if verdict == ratelimit.TELL:
             mail = replace(mail, over_limit=True)
         self.handler(session, self.config, mail, now)
         if mail.over_limit:
-            return "ignored", f"over {self.config.sender_mails_per_minute} mails a minute (told once)"
+            return InboxStatus.IGNORED, f"over {self.config.sender_mails_per_minute} mails a minute (told once)"
         if mail.unreadable:
-            return "done", f"unreadable: {mail.unreadable}"
-        return "done", None
+            return InboxStatus.DONE, f"unreadable: {mail.unreadable}"
+        return InboxStatus.DONE, None
+
+    def _tell(self, session: Session, mail: IncomingMail, now: datetime) -> None:
+        """Answer a mail the judge could not act on (``on_failure``), in the row's savepoint;
+        when that fails too, the mail gets no answer (the operator sees the row)."""
+        if self.on_failure is None:
+            return
+        try:
+            self.on_failure(session, self.config, mail, now)
+            session.flush()
+        except Exception:  # noqa: BLE001 - the row is quarantined all the same
+            log.exception("answering %s, which could not be acted on, failed", mail.message_id)
+            session.rollback()
+            self._take(session, mail, now)
 
     def _failed(self, row: _Claimed, exc: Exception, now: datetime) -> tuple[int, str, str, datetime | None]:
-        """The failed row's (attempts, status, note, next_attempt_at)."""
+        """The failed row's (attempts, status, note, next_attempt_at): "failed" and due again
+        after a transient database failure, else "quarantined" at once (never read again:
+        the mail was not acted on, and the sender is told)."""
         attempts = row.attempts + 1
         note = f"{type(exc).__name__}: {exc}"[:2000]
+        if not transient(exc):
+            log.error("mail %s quarantined: its handler failed: %s", row.message_id, note)
+            return attempts, "quarantined", note, row.next_attempt_at
         if attempts >= self.config.inbox_max_attempts:
             log.error("mail %s quarantined after %d failed attempts: %s", row.message_id, attempts, note)
-            return attempts, "quarantined", note, row.next_attempt_at
-        return attempts, "failed", note, now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (attempts - 1))
+            return attempts, InboxStatus.QUARANTINED, note, row.next_attempt_at
+        return attempts, InboxStatus.FAILED, note, now + timedelta(seconds=self.config.inbox_retry_seconds * 2 ** (attempts - 1))
 
     def process_pending(self) -> int:
         """Handle every waiting message; how many were handled."""

@@ -26,6 +26,7 @@ import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from email.header import decode_header, make_header
 from email.headerregistry import Address
 from email.message import Message
@@ -49,7 +50,9 @@ class IncomingMail:
     when to honour them); ``unreadable`` is None when the body could be read, else the reason.
     ``over_limit`` is set by the inbox on the first mail over the sender's rate limit (the
     handler answers it, once, and reads no command of it). ``recipients`` are the envelope
-    recipients the listener got (``RCPT TO``), set by the inbox.
+    recipients the listener got (``RCPT TO``), set by the inbox. ``received_at`` (when the
+    listener stored it) is set by the inbox too: the command layer applies a mail only to a
+    game that has not changed since it arrived.
     """
 
     message_id: str
@@ -63,6 +66,7 @@ class IncomingMail:
     unreadable: str | None = None
     over_limit: bool = False
     recipients: tuple[str, ...] = ()
+    received_at: datetime | None = None
 
 
 def header_text(value: object) -> str:

@@ -42,10 +42,11 @@ from functools import partial
 from sqlalchemy import Connection, Engine, Select, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from .. import clock
 from ..config import Config
 from ..store import nodes
 from ..store.base import utcnow
-from ..store.mail import QUEUE_WHERE, OutboxMessage
+from ..store.mail import QUEUE_WHERE, OutboxMessage, OutboxStatus
 from ..worker import set_within
 from .transport import DeliveryError, Transport, transport_for
 
@@ -54,7 +55,7 @@ log = logging.getLogger(__name__)
 CLAIM_BATCH = 16
 CLAIM_ROUNDS = 8  # batches a claim looks through when every row of one is held back
 _MARK_SENT = (update(OutboxMessage).where(OutboxMessage.id == bindparam("row_id"))
-              .values(status="sent", sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
+              .values(status=OutboxStatus.SENT, sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
                       last_error=None, claimed_by=None))
 
 
@@ -119,7 +120,7 @@ class Sender:
         with self._node_lock:
             if self.node_id is None:
                 with self.factory() as session, session.begin():
-                    node_id = nodes.register(session, utcnow())
+                    node_id = nodes.register(session, clock.wall())
                 self.node_id = node_id  # only once committed: other threads may beat at once
         if self.node_id is None:
             raise RuntimeError("no node id")
@@ -129,7 +130,7 @@ class Sender:
         """Say this process is alive and free the claims of dead ones; how many were freed."""
         node_id = self._ensure_node()
         with self.factory() as session, session.begin():
-            now = utcnow()
+            now = clock.wall()  # a lease between processes: a test's moved clock must not age it
             nodes.heartbeat(session, node_id, now)
             freed = nodes.release_dead(session, node_id, now, self.config.node_timeout_seconds)
         if freed:
@@ -207,7 +208,7 @@ class Sender:
             stored.last_error = str(exc)[:2000]
             stored.claimed_by = None
             if exc.permanent or stored.attempts >= cfg.sender_max_attempts:
-                stored.status = "failed"
+                stored.status = OutboxStatus.FAILED
                 log.error("mail out %s to %s failed for good after %d attempt(s), quarantined: %s",
                           row.message_id, row.to_addr, stored.attempts, stored.last_error)
                 return

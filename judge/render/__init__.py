@@ -12,7 +12,7 @@ from .catalogue import CATALOGUE, Entry
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import refusal, section
 from .formats import ALLOWED_NOTES, format_deadline, time_left
-from .lateness import absence_mail, late_mail, member_changed_mail, reminder_mail, waiting_mail
+from .late_notices import late_mail, reminder_mail, waiting_mail
 from .listing import (
     GameLine,
     HelpTopicError,
@@ -30,12 +30,15 @@ from .listing import (
 )
 from .notices import (
     PressHeader,
+    absence_mail,
     diaries_mail,
     eject_mail,
     future_orders_mail,
     game_end_mail,
     game_start_mail,
     game_state_mail,
+    member_changed_mail,
+    notices_mail,
     postal_press_mail,
     press_mail,
     press_sent_text,
@@ -73,7 +76,7 @@ __all__ = [
     "member_changed_mail", "observe_text", "order_lines_text", "orders_text", "postal_press_mail",
     "power_orders_text", "PowerOrders", "preference_text", "press_mail", "press_sent_text", "PressHeader",
     "promoted_mail", "refusal", "refusal_text", "reminder_mail", "Rendered", "reply_mail", "resign_mail", "results_mail",
-    "role_letter", "rolled_back_mail", "section", "selected_mail", "settings_mail", "signon_text", "Summary",
+    "role_letter", "rolled_back_mail", "section", "selected_mail", "notices_mail", "settings_mail", "signon_text", "Summary",
     "summary_text", "takeover_mail", "Tenure", "time_left", "unstarted_mail", "wait_text", "waiting_mail",
     "who_game_text", "wrong_password_text",
 ]

@@ -56,6 +56,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("all/game_state", MAIL, "the game was paused, resumed or terminated", "notice"),
     Entry("all/deadline_changed", SECTION, "the current phase's deadline or grace moved (in the settings notice)"),
     Entry("all/settings_changed", MAIL, "every setting and deadline the master changed in one mail", "notice"),
+    Entry("all/notices", MAIL, "every notice one mail caused a reader, gathered in one mail", "notice"),
     Entry("all/takeover", MAIL, "an abandoned power was taken over, or its player returned", "notice"),
     Entry("all/reply", MAIL, "the reply to an incoming mail: header, sections, error count, original",
           "reply"),
@@ -73,6 +74,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/absences", SECTION, "the pending absences shown at sign-on (the master sees all)"),
     Entry("player/setting", SECTION, "SET PASSWORD, SET ADDRESS, SET ZONE acknowledged"),
     Entry("player/whois", SECTION, "WHOIS / GET DEDICATION: a record and its games"),
+    Entry("player/rating", SECTION, "RATING [address], and in WHOIS: a player's skill ratings"),
+    Entry("player/ratings", SECTION, "RATINGS [map]: the top of the skill ratings"),
     Entry("all/start_set", SECTION, "SET START (also in the settings notice)"),
     Entry("all/zone_set", SECTION, "the game's time zone set (also in the settings notice)"),
     Entry("all/policy_set", SECTION, "NMR, reminder, absence and membership settings (also in the notice)"),
@@ -83,6 +86,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player/unreadable", SECTION, "a mail whose structure the judge cannot read"),
     Entry("player/rate_limited", SECTION, "the one reply to a sender over the rate limit"),
     Entry("player/game_rate_limited", SECTION, "the one reply to a mail over a game's rate limit"),
+    Entry("player/not_acted_on", SECTION, "a mail the judge failed on: all it did was undone"),
+    Entry("player/game_changed", SECTION, "a mail read after its game changed: not acted on, send it again"),
     Entry("player/unread", SECTION, "a mail with more commands than the judge reads: where it stopped"),
     Entry("player/reply_cut", SECTION, "a reply over the size limit: how many parts were left out"),
     Entry("player/signon", SECTION, "signed on as a power or the master"),
@@ -164,6 +169,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("web/phase", PAGE, "a phase: results, picture, public press", ext="html"),
     Entry("web/summary", PAGE, "centres by year (a part of the game and phase pages)", ext="html"),
     Entry("web/not_found", PAGE, "the archive's 404 page", ext="html"),
+    Entry("web/ratings", PAGE, "the skill ratings' table, overall or of a map (no addresses)", ext="html"),
 )
 
 _BY_NAME = {e.name: e for e in CATALOGUE}

@@ -18,6 +18,11 @@ def phase_path(game: str, phase: str) -> str:
     return f"{game_path(game)}/{quote(phase.upper(), safe='')}"
 
 
+def ratings_path(ladder: str | None = None) -> str:
+    """The archive's ratings page: overall, or of the map ``ladder``."""
+    return "/ratings" if ladder is None else f"/ratings/{quote(ladder.lower(), safe='')}"
+
+
 def phase_url(base_url: str, game: str, phase: str) -> str:
     """The full address of a phase's page under ``base_url`` (``[web] base_url``), e.g.
     ``https://judge.example.org/games/mygame/S1901M``; empty when ``base_url`` is empty (the

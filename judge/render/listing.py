@@ -10,6 +10,7 @@ from email.utils import format_datetime
 
 from ..engine.phase import KIND_NAMES, Phase
 from ..engine.position import Position
+from ..engine.results import Tally
 from .context import Context, GameContext, JudgeContext, Rendered
 from .environment import render, templates_dir
 from .notices import position_groups
@@ -52,11 +53,13 @@ class Listing:
     ``players`` are ``(role, status, address)`` rows (status such as ``move``, ``open``,
     ``""``); ``missed`` how many deadlines each power's player has missed (njudge's late
     count, printed after the status); ``dedication`` each player's dedication on the judge
-    (by address, njudge's column); ``waiting`` the powers that still owe orders; ``vacant``
+    (by address, njudge's column); ``ratings`` each player's skill rating as printed (by
+    address; empty where the reader may not see who plays, a gunboat game); ``waiting`` the powers that still owe orders; ``vacant``
     the abandoned powers open for takeover; ``earliest`` when the phase may be processed at
     the earliest (njudge's "The earliest orders will be processed"); ``clocks`` the lines of
-    the game's clock per phase kind (``Move    clock 1410 min 12.00 ...``). ``position`` is
-    None while the game is forming."""
+    the game's clock per phase kind (``Move    clock 1410 min 12.00 ...``); ``tally`` the
+    engine's count of each power's centres and units (:func:`judge.engine.adjustments.tally`)
+    for the count table. ``position`` is None while the game is forming."""
 
     position: Position | None
     deadline: datetime | None = None
@@ -69,8 +72,10 @@ class Listing:
     orders: Sequence[PowerOrders] | None = None
     at_grace: str = "process"
     dedication: Mapping[str, int] = field(default_factory=dict)
+    ratings: Mapping[str, str] = field(default_factory=dict)
     vacant: Sequence[str] = ()
     earliest: datetime | None = None
+    tally: Sequence[Tally] = ()
     clocks: Sequence[str] = ()
 
 
@@ -120,10 +125,11 @@ def game_list_text(ctx: GameContext, listing: Listing) -> str:
         dislodged=dislodged_list(ctx.m, pos.dislodged.values()) if pos is not None else [],
         ownership=owned,
         unowned=unowned,
-        counts=count_lines(ctx.m, pos) if pos is not None else [],
+        counts=count_lines(listing.tally) if pos is not None else [],
         ended=listing.ended,
         at_grace=listing.at_grace,
         dedication=dict(listing.dedication),
+        ratings=dict(listing.ratings),
         vacant=list(listing.vacant),
         earliest=ctx.when(listing.earliest) if listing.earliest else None,
         clocks=list(listing.clocks),

@@ -7,6 +7,7 @@ left it off some notices.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -193,6 +194,27 @@ def settings_mail(ctx: GameContext, changes: Sequence[str], deadlines: Sequence[
     return Rendered(f"{ctx.subject_prefix} {'Settings' if changes else 'Deadline'} Changed", body)
 
 
+def notices_mail(ctx: GameContext, parts: Sequence[Rendered]) -> Rendered:
+    """One mail for every notice one incoming mail caused a reader (``parts``, in order):
+    the header as the game now stands, then each part's text without its own header; the
+    subject names each part (``PYJD:game - S1901M Game Resumed, Settings Changed``)."""
+    prefix = re.compile(re.escape(f"{ctx.judge_code}:{ctx.game}") + r"(?: - \S+)? ")
+    titles = [prefix.sub("", p.subject, count=1) for p in parts]
+    body = render("all/notices", header=ctx.header, parts=[_without_header(p.body) for p in parts])
+    return Rendered(f"{ctx.subject_prefix} {', '.join(dict.fromkeys(titles))}", body)
+
+
+def _without_header(body: str) -> str:
+    """A mail's text without its ``::`` header lines and the blank lines after them."""
+    lines = body.split("\n")
+    start = 0
+    while start < len(lines) and lines[start].startswith("::"):
+        start += 1
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    return "\n".join(lines[start:]).rstrip("\n")
+
+
 #: How a game ends (``Game.ending``), and the subject of its final mail.
 ENDINGS = {"victory": "Game Over", "draw": "Draw Declared", "concession": "Concession",
            "terminated": "Game Terminated"}
@@ -268,3 +290,19 @@ def future_orders_mail(ctx: GameContext, power: str, *, applied: bool, sections:
                   dropped=list(dropped), errors=errors)
     flag = " [Error Flag]" if errors else ""
     return Rendered(f"{ctx.subject_prefix} Orders Entered in Advance: {power}{flag}", body)
+
+
+def absence_mail(ctx: GameContext, who: str, address: str, starts: datetime, ends: datetime, *,
+                 cancelled: bool, refused: str | None = None) -> Rendered:
+    """To the master: ``who`` (a power) at ``address`` declared, cancelled or asked for (over
+    the game's limit: ``refused`` says why) an absence."""
+    body = render("master/absence", header=ctx.header, game=ctx.game, who=who, address=address,
+                  starts=ctx.when(starts), ends=ctx.when(ends), cancelled=cancelled, refused=refused)
+    what = "Absence Cancelled" if cancelled else "Absence Request" if refused else "Absence"
+    return Rendered(f"{ctx.subject_prefix} {what}: {who}", body)
+
+
+def member_changed_mail(ctx: GameContext, who: str, address: str, old: str) -> Rendered:
+    """To the master: a member's mail for the game now goes to ``address`` (SET ADDRESS)."""
+    body = render("master/member_changed", header=ctx.header, game=ctx.game, who=who, address=address, old=old)
+    return Rendered(f"{ctx.subject_prefix} Address Changed: {who}", body)

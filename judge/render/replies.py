@@ -27,15 +27,21 @@ def reply_subject(ctx: Context, subject: str = "", errors: int = 0) -> str:
 
 
 def reply_mail(
-    ctx: Context, subject: str, sections: Sequence[str], errors: int, *, original: str | None = None
+    ctx: Context, subject: str, sections: Sequence[str], errors: int, *, original: str | None = None,
+    acted: bool = False, refused: int | None = None,
 ) -> Rendered:
     """The reply to one incoming mail: ``sections`` (texts from the ``*_text`` functions)
-    under the header, the error count when ``errors`` > 0, and ``original`` echoed."""
+    under the header, the error count when ``errors`` > 0, and ``original`` echoed. With
+    ``acted`` the count says that the ``refused`` lines marked (by default all the errors)
+    were not acted on and the rest was, and that lines with errors kept for a later phase
+    were kept; without, that none of the mail was."""
     body = render(
         "all/reply.txt.j2",
         header=ctx.header,
         sections=[s.strip("\n") for s in sections if s.strip()],
         errors=errors,
+        acted=acted,
+        refused=errors if refused is None else refused,
         original=original.rstrip("\n") if original is not None else None,
     )
     return Rendered(reply_subject(ctx, subject, errors), body)

@@ -17,7 +17,7 @@ from ..engine.notation import adjective, describe
 from ..engine.orders import Disband, Move
 from ..engine.phase import ADJUSTMENT, MOVEMENT, RETREAT
 from ..engine.position import Dislodged, Position, Unit
-from ..engine.results import BOUNCE, NO_CONVOY, VOID, Adjudication, OrderResult
+from ..engine.results import BOUNCE, NO_CONVOY, VOID, Adjudication, OrderResult, Tally
 from .context import GameContext, Rendered
 from .environment import render
 
@@ -35,7 +35,7 @@ class OrderLine:
 
 @dataclass(frozen=True, slots=True)
 class CountLine:
-    """One row of the count table."""
+    """One row of the count table (the engine's numbers, :class:`~judge.engine.adjustments.Tally`)."""
 
     power: str
     centres: int
@@ -131,16 +131,11 @@ def ownership(m: Map, position: Position) -> tuple[list[tuple[str, list[str]]], 
     return [(p, cs) for p, cs in owned if cs], unowned
 
 
-def count_lines(m: Map, position: Position, winners: Sequence[str] = ()) -> list[CountLine]:
-    """The count table: powers that still have centres or units."""
-    rows = []
+def count_lines(tally: Sequence[Tally], winners: Sequence[str] = ()) -> list[CountLine]:
+    """The count table: powers that still have centres or units, with the numbers the
+    engine gives (:func:`judge.engine.adjustments.tally`), never counted here."""
     solo = winners[0] if len(winners) == 1 else None
-    for pw in m.powers:
-        centres = len(position.centres_of(pw.name))
-        units = len(position.units_of(pw.name))
-        if centres or units:
-            rows.append(CountLine(pw.name, centres, units, pw.name == solo))
-    return rows
+    return [CountLine(t.power, t.centres, t.units, t.power == solo) for t in tally if t.centres or t.units]
 
 
 def stopped_entries(m: Map, adjudication: Adjudication) -> list[str]:
@@ -200,6 +195,7 @@ def results_mail(
     game_over: str | None = None,
     link: str = "",
     prediction: bool = False,
+    bot_powers: Sequence[str] = (),
 ) -> Rendered:
     """The result mail of one adjudicated phase, to everyone in the game.
 
@@ -208,7 +204,9 @@ def results_mail(
     ``The game is over.`` and that text instead of the next phase; ``link`` (the phase's page
     in the web archive, when there is one) is the last line. A ``prediction`` (the master's
     PREDICT) says so at its head and foot, and its subject is ``... Prediction`` (not
-    ``Results``, so that no mapping tool takes it for a phase played).
+    ``Results``, so that no mapping tool takes it for a phase played). ``bot_powers`` are
+    the powers whose orders the judge's bot wrote (``Orders for Russia were written by the
+    judge's bot.``).
     """
     m = ctx.m
     done = adjudication.phase
@@ -234,12 +232,13 @@ def results_mail(
         stopped=stopped_entries(m, adjudication) if kind == MOVEMENT else [],
         ownership=owned if year_closed else [],
         unowned=unowned,
-        counts=count_lines(m, nxt, adjudication.winners) if year_closed else [],
+        counts=count_lines(adjudication.tally, adjudication.winners) if year_closed else [],
         next_title=ctx.calendar.phase_title(nxt.phase),
         deadline=ctx.when(next_deadline) if next_deadline else None,
         game_over=game_over,
         link=link,
         prediction=prediction,
+        bot_powers=list(bot_powers),
     )
     what = "Prediction" if prediction else "Results"
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {done.phase.code} {what}", body)

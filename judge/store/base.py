@@ -15,7 +15,7 @@ Contract::
   transaction), forgotten at any rollback in it; None for a session with a transaction of
   its own. What a mail locked stays locked for the batch, so what it read of it may be kept
   here for the batch's next mails (the game views, the rate-limit buckets).
-- ``utcnow()``: the current time, timezone-aware UTC.
+- ``utcnow()``: the current time, timezone-aware UTC, read from :mod:`judge.clock` (which tests move).
 - ``UTCDateTime``: store datetimes with it; values come back aware UTC on every database.
   In migrations the column type is ``sa.DateTime(timezone=True)``.
 """
@@ -31,12 +31,14 @@ from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.orm import DeclarativeBase, Session, SessionTransaction, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
+from .. import clock
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def utcnow() -> datetime:
-    """The current time as a timezone-aware UTC datetime."""
-    return datetime.now(UTC)
+    """The current time as a timezone-aware UTC datetime: the judge's clock (:func:`judge.clock.now`)."""
+    return clock.now()
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -12,7 +12,9 @@ Deadlines: ``clocks`` holds the game's njudge clock settings per phase kind (``M
 njudge's defaults). ``deadline`` is the current phase's deadline, ``grace`` the end of its
 grace period, and ``process_at`` the moment a phase whose orders are all in is processed
 (the clock's ``delay`` after the last required orders came in); ``late_notice_sent``
-records that the phase's late notice went out. ``Player.nmr_count`` counts the phases a
+records that the phase's late notice went out. ``due_at`` is the next moment anything is
+due for the game (reminder, late notice, deadline, end of grace, processing): the deadline
+queue's key, kept by :mod:`judge.game.due` whenever a column it depends on changes. ``Player.nmr_count`` counts the phases a
 player let pass the deadline without complete orders; ``Player.draw_vote`` is a vote for a
 draw in the current phase. ``press`` is ``white``, ``grey``, ``white/grey`` (both, white by
 default), ``grey/white`` or ``none``; ``partial_press`` allows press to some powers. ``Game.pictures`` (the master's switch) and
@@ -34,7 +36,12 @@ survivors; off: NoDIAS, a draw among the powers every survivor's list allows), `
 (``SET CONCEDE`` allowed in a DIAS game), ``gunboat`` (players' addresses are never shown to
 each other), ``listed`` (off: ``SET NOLIST``, the game is left out of ``LIST``),
 ``manual_start`` (a forming game waits for ``FORCE BEGIN`` or ``SET AUTOSTART``, as after
-``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had). ``Player.draw_powers`` is
+``UNSTART``), ``rollbacks`` (how many ``ROLLBACK``s the game had), ``cd_mode`` (``hold`` or
+``bot``: what a power in civil disorder does, ``SET CD``), ``bot_powers`` (the seats the master
+gave the judge's bot, ``SET BOT``; ``PhaseRecord.bot_powers``: whose orders it wrote). ``min_rating`` (``SET
+MINRATING``: the least rating display value of anyone joining), ``irregular`` (why the game
+is irregular and left out of the ratings, njudge's flag for a "bgs" setting changed after
+the start; see :mod:`judge.game.ratings`). ``Player.draw_powers`` is
 a NoDIAS vote's list of powers (empty: all survivors), ``Player.concede_to`` the power a
 player concedes to in the current phase, ``Player.since_phase`` the phase in which a player
 began to play their power and ``Player.until_phase`` the one in which they stopped (resigned,
@@ -53,12 +60,9 @@ required to set the 'has submitted orders' status").
 
 from __future__ import annotations
 
-import math
-import threading
-from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from itertools import chain
+from datetime import datetime
+from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -73,22 +77,52 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     bindparam,
-    event,
     exists,
     insert,
     inspect,
     select,
     update,
 )
-from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship, sessionmaker
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .base import Base, utcnow
 from .held import FutureOrders
 
-FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = "forming", "active", "paused", "finished", "terminated"
-PLAYER, OBSERVER, MASTER = "player", "observer", "master"
-RESIGNED, EJECTED, ELIMINATED, ABANDONED = "resigned", "ejected", "eliminated", "abandoned"
+
+class GameStatus(StrEnum):
+    """``Game.status``."""
+
+    FORMING = "forming"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    TERMINATED = "terminated"
+
+
+class Role(StrEnum):
+    """``Player.role``."""
+
+    PLAYER = "player"
+    OBSERVER = "observer"
+    MASTER = "master"
+
+
+class PlayerStatus(StrEnum):
+    """``Player.status``: in the game (``active``), or how a member left it."""
+
+    ACTIVE = "active"
+    RESIGNED = "resigned"
+    EJECTED = "ejected"
+    ELIMINATED = "eliminated"
+    ABANDONED = "abandoned"
+
+
+#: The members by their short names, as the game layer reads them.
+FORMING, ACTIVE, PAUSED, FINISHED, TERMINATED = GameStatus
+PLAYER, OBSERVER, MASTER = Role
+RESIGNED, EJECTED, ELIMINATED, ABANDONED = (PlayerStatus.RESIGNED, PlayerStatus.EJECTED, PlayerStatus.ELIMINATED,
+                                            PlayerStatus.ABANDONED)
 
 class Game(Base):
     """One game of Diplomacy on one map."""
@@ -131,17 +165,26 @@ class Game(Base):
     manual_start: Mapped[bool] = mapped_column(Boolean, default=False)
     rollbacks: Mapped[int] = mapped_column(Integer, default=0)
     nmr: Mapped[bool] = mapped_column(Boolean, default=False)
+    cd_mode: Mapped[str] = mapped_column(String(8), default="hold")  # SET CD BOT / SET CD HOLD
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # seats the master gave the bot
     reminder: Mapped[float] = mapped_column(Float, default=8.0)
     reminded_for: Mapped[datetime | None] = mapped_column(default=None)
     late_notices: Mapped[int] = mapped_column(Integer, default=0)
+    due_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     start_at: Mapped[datetime | None] = mapped_column(default=None)
     zone: Mapped[str | None] = mapped_column(String(64), default=None)
     max_absence: Mapped[int] = mapped_column(Integer, default=15)
     min_dedication: Mapped[int | None] = mapped_column(Integer, default=None)
     min_ontime: Mapped[float | None] = mapped_column(Float, default=None)
     max_cd_ratio: Mapped[float | None] = mapped_column(Float, default=None)
+    min_rating: Mapped[float | None] = mapped_column(Float, default=None)
+    irregular: Mapped[str | None] = mapped_column(String(120), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    #: The moment the game stands as of: the arrival of the latest mail read for it, or when
+    #: its phase last turned (:meth:`judge.game.view.GameView.mark_changed`). A mail that
+    #: arrived before it is not applied (issue 23, rule 1).
+    changed_at: Mapped[datetime | None] = mapped_column(default=None)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", cascade="all, delete-orphan", order_by="Player.id"
@@ -153,12 +196,6 @@ class Game(Base):
         if self.deadline is None:
             return None
         return self.deadline if self.grace is None or self.grace < self.deadline else self.grace
-
-    @property
-    def next_due(self) -> datetime | None:
-        """The next moment the judge must act (see :func:`next_due`)."""
-        return next_due(self.deadline, self.grace, self.process_at, self.reminder, self.reminded_for,
-                        self.late_notices)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.status}, {self.phase})"
@@ -177,7 +214,7 @@ class Player(Base):
     role: Mapped[str] = mapped_column(String(16), default=PLAYER)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     preferences: Mapped[str] = mapped_column(String(64), default="")
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[str] = mapped_column(String(16), default=PlayerStatus.ACTIVE)
     nmr_count: Mapped[int] = mapped_column(Integer, default=0)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     pictures: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -201,7 +238,7 @@ class Player(Base):
 
     @property
     def active(self) -> bool:
-        return self.status == "active"
+        return self.status == PlayerStatus.ACTIVE
 
     def __repr__(self) -> str:
         return f"Player({self.email!r}, {self.role}, {self.power})"
@@ -274,6 +311,7 @@ class PhaseRecord(Base):
     results: Mapped[str] = mapped_column(Text, default="")
     options: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     withdrawn: Mapped[int] = mapped_column(Integer, default=0)
+    bot_powers: Mapped[list[str]] = mapped_column(JSON, default=list)  # whose orders the bot wrote
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -298,14 +336,7 @@ def all_games(session: Session) -> list[Game]:
 def members(game: Game, *, roles: tuple[str, ...] = (PLAYER, OBSERVER, MASTER)) -> list[Player]:
     """Everyone who reads the game's mail (still in it, or eliminated) with one of ``roles``,
     in sign-on order."""
-    return [p for p in game.players if p.role in roles and p.status in ("active", ELIMINATED)]
-
-
-def player_for_power(game: Game, power: str) -> Player | None:
-    for p in game.players:
-        if p.role == PLAYER and p.power == power and p.active:
-            return p
-    return None
+    return [p for p in game.players if p.role in roles and p.status in (PlayerStatus.ACTIVE, ELIMINATED)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,82 +433,3 @@ def players_with_address(session: Session, address: str) -> list[Player]:
     """Every place ``address`` has or had in any game (WHOIS), oldest first."""
     stmt = select(Player).where(Player.email == address.strip().lower()).order_by(Player.id)
     return list(session.scalars(stmt))
-
-
-#: Lateness notices come once a day during grace, then every two days while the game waits
-#: for replacements (njudge).
-NOTICE_EVERY = timedelta(hours=24)
-WAITING_EVERY = timedelta(hours=48)
-
-
-def notice_moment(deadline: datetime, grace_end: datetime, count: int) -> datetime:
-    """When the lateness notice number ``count`` (0: the deadline's) of a phase is due: the
-    deadline and each day of grace after it, then the end of grace and every two days after."""
-    in_grace = max(0, math.ceil((grace_end - deadline) / NOTICE_EVERY))
-    if count < in_grace:
-        return deadline + count * NOTICE_EVERY
-    return grace_end + (count - in_grace) * WAITING_EVERY
-
-
-def next_due(deadline: datetime | None, grace: datetime | None, process_at: datetime | None, reminder: float,
-             reminded_for: datetime | None, late_notices: int) -> datetime | None:
-    """The next moment the judge must look at an active game: the reminder before the
-    deadline (unless it went out for this deadline), the deadline's and grace's lateness
-    notices and the end of grace (:func:`notice_moment`), or ``process_at`` when that comes
-    first."""
-    if deadline is None:
-        return process_at
-    grace_end = deadline if grace is None or grace < deadline else grace
-    due = notice_moment(deadline, grace_end, late_notices)
-    if reminder > 0 and reminded_for != deadline:
-        due = min(due, deadline - timedelta(hours=reminder))
-    if process_at is not None:
-        due = min(due, process_at)
-    return due
-
-
-def games_with_deadlines(session: Session, games: Collection[str] | None = None) -> list[tuple[str, datetime]]:
-    """(name, next moment due) of every active game with a deadline, or of those among
-    ``games``, soonest first (:func:`next_due`)."""
-    stmt = select(Game.name, Game.deadline, Game.grace, Game.process_at, Game.reminder, Game.reminded_for,
-                  Game.late_notices).where(Game.status == ACTIVE, Game.deadline.is_not(None))
-    if games is not None:
-        stmt = stmt.where(Game.name.in_(sorted(games)))
-    due: list[tuple[str, datetime]] = []
-    for name, *columns in session.execute(stmt):
-        when = next_due(*columns)
-        if when is not None:
-            due.append((name, when))
-    return sorted(due, key=lambda item: item[1])
-
-
-class WrittenGames:
-    """The names of the games added, changed or deleted through the sessions of ``factory``
-    since the last :meth:`take`: whose deadlines a scheduler must read again after an inbox
-    batch. Every write to a game's row goes through the ORM (as the kept game views of
-    :mod:`judge.game.view` also need); a session rolled back after its flush is counted all
-    the same, which costs one needless read. Thread-safe: the inbox reader's thread adds,
-    the event loop takes."""
-
-    def __init__(self, factory: sessionmaker[Session]) -> None:
-        self.factory = factory
-        self._names: set[str] = set()
-        self._lock = threading.Lock()
-        event.listen(factory, "after_flush", self._flushed)
-
-    def _flushed(self, session: Session, _context: object) -> None:
-        names = {obj.name for obj in chain(session.new, session.dirty, session.deleted) if isinstance(obj, Game)}
-        if names:
-            with self._lock:
-                self._names |= names
-
-    def take(self) -> set[str]:
-        """The games written since the last call."""
-        with self._lock:
-            names, self._names = self._names, set()
-        return names
-
-    def close(self) -> None:
-        """Stop listening to the factory's sessions (again: nothing)."""
-        if event.contains(self.factory, "after_flush", self._flushed):
-            event.remove(self.factory, "after_flush", self._flushed)

@@ -9,7 +9,7 @@ Contract::
 
 ``configured`` (``[judge] secret`` in the configuration), when set, is the key and nothing
 is stored (the operator keeps it with the configuration). Otherwise the key is the row
-``judge_key`` ``reply``: migration ``0014_judge_key`` copies it from an existing
+``judge_key`` ``reply``: migration ``0018_judge_key`` copies it from an existing
 ``<data_dir>/secret`` (the file earlier judges made), and the first process that needs it and
 finds none makes one (``seed()``, the caller's reading of that file, else at random) in a
 savepoint; two processes doing so at once

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parseaddr
+from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -60,11 +61,33 @@ from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
 from .base import Base, utcnow
 
-INBOX_STATUSES = ("new", "done", "ignored", "failed", "quarantined", "dropped")
-OUTBOX_STATUSES = ("held", "pending", "sent", "failed", "dropped")
+
+class InboxStatus(StrEnum):
+    """``InboxMessage.status`` (see the module docstring)."""
+
+    NEW = "new"
+    DONE = "done"
+    IGNORED = "ignored"
+    FAILED = "failed"
+    QUARANTINED = "quarantined"
+    DROPPED = "dropped"
+
+
+class OutboxStatus(StrEnum):
+    """``OutboxMessage.status`` (see the module docstring)."""
+
+    HELD = "held"
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+    DROPPED = "dropped"
+
+
+INBOX_STATUSES = tuple(InboxStatus)
+OUTBOX_STATUSES = tuple(OutboxStatus)
 #: The rows the sender may claim (``ix_outbox_message_queue``); a claim's WHERE says it word
 #: for word, as SQLite needs to use a partial index.
-QUEUE_WHERE = "status = 'pending' AND claimed_by IS NULL"
+QUEUE_WHERE = f"status = '{OutboxStatus.PENDING}' AND claimed_by IS NULL"
 
 
 class InboxMessage(Base):
@@ -79,7 +102,7 @@ class InboxMessage(Base):
     recipients: Mapped[list[str]] = mapped_column(JSON)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime]
-    status: Mapped[str] = mapped_column(String(16), default="new")
+    status: Mapped[str] = mapped_column(String(16), default=InboxStatus.NEW)
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(default=0)
@@ -150,7 +173,7 @@ class OutboxMessage(Base):
     phase: Mapped[str | None] = mapped_column(String(32))
     kind: Mapped[str] = mapped_column(String(16), default="reply")
     created_at: Mapped[datetime]
-    status: Mapped[str] = mapped_column(String(16), default="pending")
+    status: Mapped[str] = mapped_column(String(16), default=OutboxStatus.PENDING)
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None]
@@ -227,7 +250,7 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
     now = utcnow()
     connection = session.connection()
     stored = [_attachment(connection, f, now) for f in files]
-    status = "pending" if all(ready for _, ready in stored) else "held"
+    status = OutboxStatus.PENDING if all(ready for _, ready in stored) else OutboxStatus.HELD
     rows = [{"to_addr": addr, "subject": subject, "body": body, "headers": dict(extra), "game": game, "phase": phase,
              "kind": kind, "created_at": now, "status": status, "attempts": 0, "next_attempt_at": now,
              "message_id": new_message_id(domain), "archived": archive and n == 0}
@@ -272,12 +295,12 @@ def complete_attachment(session: Session, attachment_id: int, data: bytes) -> in
     found.data, found.source, found.ready = data, None, True
     session.flush()
     held = session.scalars(select(OutboxMessage).join(outbox_file, outbox_file.c.outbox_id == OutboxMessage.id)
-                           .where(outbox_file.c.attachment_id == attachment_id, OutboxMessage.status == "held"))
+                           .where(outbox_file.c.attachment_id == attachment_id, OutboxMessage.status == OutboxStatus.HELD))
     released = 0
     now = utcnow()
     for row in held:
         if all(a.ready for a in row.files):
-            row.status, row.next_attempt_at = "pending", now
+            row.status, row.next_attempt_at = OutboxStatus.PENDING, now
             released += 1
     return released
 

@@ -20,7 +20,7 @@ from .base import make_engine
 log = logging.getLogger(__name__)
 
 MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit",
-                 "judge.store.held", "judge.store.pictures", "judge.store.keys")
+                 "judge.store.held", "judge.store.pictures", "judge.store.ratings", "judge.store.keys")
 
 
 def import_models() -> None:
@@ -43,7 +43,7 @@ def alembic_config() -> AlembicConfig:
 def upgrade(url: str, revision: str = "head", *, data_dir: Path | None = None) -> None:
     """Upgrade the database at ``url`` to ``revision`` (default: the newest), in one
     transaction. ``data_dir`` is the judge's data folder, for the migrations that take what
-    was kept there into the database (``0014_judge_key``: the reply-address key).
+    was kept there into the database (``0018_judge_key``: the reply-address key).
 
     On SQLite, Alembic's batch mode rebuilds a table to change it (copy, drop, rename); with
     foreign keys enforced, dropping the old ``game`` table would cascade to its players and

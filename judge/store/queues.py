@@ -19,12 +19,14 @@ from typing import Literal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .mail import InboxMessage, OutboxMessage
+from .mail import InboxMessage, InboxStatus, OutboxMessage, OutboxStatus
 
 Box = Literal["inbox", "outbox"]
 MODELS: dict[str, type[InboxMessage] | type[OutboxMessage]] = {"inbox": InboxMessage, "outbox": OutboxMessage}
-RETRYABLE = {"inbox": ("failed", "quarantined", "dropped"), "outbox": ("failed", "dropped")}
-DROPPABLE = {"inbox": ("new", "failed", "quarantined"), "outbox": ("pending", "failed")}
+RETRYABLE = {"inbox": (InboxStatus.FAILED, InboxStatus.QUARANTINED, InboxStatus.DROPPED),
+             "outbox": (OutboxStatus.FAILED, OutboxStatus.DROPPED)}
+DROPPABLE = {"inbox": (InboxStatus.NEW, InboxStatus.FAILED, InboxStatus.QUARANTINED),
+             "outbox": (OutboxStatus.PENDING, OutboxStatus.FAILED)}
 
 
 def counts(session: Session) -> dict[str, dict[str, int]]:
@@ -38,19 +40,19 @@ def counts(session: Session) -> dict[str, dict[str, int]]:
 
 def oldest_waiting(session: Session) -> tuple[datetime | None, datetime | None]:
     """When the oldest unread inbox message arrived, and the oldest pending outbox mail was queued."""
-    inbox = session.scalar(select(func.min(InboxMessage.received_at)).where(InboxMessage.status == "new"))
-    outbox = session.scalar(select(func.min(OutboxMessage.created_at)).where(OutboxMessage.status == "pending"))
+    inbox = session.scalar(select(func.min(InboxMessage.received_at)).where(InboxMessage.status == InboxStatus.NEW))
+    outbox = session.scalar(select(func.min(OutboxMessage.created_at)).where(OutboxMessage.status == OutboxStatus.PENDING))
     return inbox, outbox
 
 
 def last_errors(session: Session, limit: int = 5) -> list[tuple[str, int, str, str]]:
     """The latest errors: (box, id, status, error), newest first."""
     inbox = session.execute(select(InboxMessage.id, InboxMessage.status, InboxMessage.note)
-                            .where(InboxMessage.status.in_(("failed", "quarantined")))
+                            .where(InboxMessage.status.in_((InboxStatus.FAILED, InboxStatus.QUARANTINED)))
                             .order_by(InboxMessage.id.desc()).limit(limit)).all()
     outbox = session.execute(select(OutboxMessage.id, OutboxMessage.status, OutboxMessage.last_error)
                              .where(OutboxMessage.last_error.is_not(None),
-                                    OutboxMessage.status.in_(("pending", "failed")))
+                                    OutboxMessage.status.in_((OutboxStatus.PENDING, OutboxStatus.FAILED)))
                              .order_by(OutboxMessage.id.desc()).limit(limit)).all()
     found = [("inbox", i, s, n or "") for i, s, n in inbox] + [("outbox", i, s, e or "") for i, s, e in outbox]
     return found[: limit * 2]
@@ -59,7 +61,8 @@ def last_errors(session: Session, limit: int = 5) -> list[tuple[str, int, str, s
 def rows(session: Session, box: Box, status: str | None = None, limit: int = 50) -> list[InboxMessage | OutboxMessage]:
     """The newest rows of ``box`` (in ``status``, default: the ones needing attention)."""
     model = MODELS[box]
-    wanted = (status,) if status else (("failed", "quarantined") if box == "inbox" else ("failed",))
+    wanted = (status,) if status else ((InboxStatus.FAILED, InboxStatus.QUARANTINED) if box == "inbox"
+                                       else (OutboxStatus.FAILED,))
     query = select(model).where(model.status.in_(wanted)).order_by(model.id.desc()).limit(limit)
     return list(session.scalars(query))
 
@@ -79,9 +82,9 @@ def retry(session: Session, box: Box, row_id: int) -> bool:
     row.attempts = 0
     row.next_attempt_at = None
     if isinstance(row, InboxMessage):
-        row.status = "new"
+        row.status = InboxStatus.NEW
     else:
-        row.status, row.claimed_by = "pending", None
+        row.status, row.claimed_by = OutboxStatus.PENDING, None
     return True
 
 
@@ -90,5 +93,5 @@ def drop(session: Session, box: Box, row_id: int) -> bool:
     row = find(session, box, row_id)
     if row is None or row.status not in DROPPABLE[box]:
         return False
-    row.status = "dropped"
+    row.status = InboxStatus.DROPPED if isinstance(row, InboxMessage) else OutboxStatus.DROPPED
     return True

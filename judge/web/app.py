@@ -1,6 +1,7 @@
 """The read-only web archive: a small Starlette app, served by uvicorn (``judge web``).
 
-Routes (``links.py`` builds them): ``/`` the games; ``/games/<game>`` a game's phases and
+Routes (``links.py`` builds them): ``/`` the games; ``/ratings`` and ``/ratings/<map>`` the
+skill ratings (:mod:`.ratings`, no addresses); ``/games/<game>`` a game's phases and
 its centres by year; ``/games/<game>/<phase>`` a phase's picture, results text and public
 press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself; ``/metrics`` the
 judge's state for Prometheus (``metrics.py``). Pages are plain HTML
@@ -27,14 +28,17 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..config import Config
+from ..maps import load_map
 from ..render import section as render_section
-from ..render.links import game_path, phase_path
+from ..render.links import game_path, phase_path, ratings_path
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
-from ..store.games import FINISHED, TERMINATED, Game
+from ..store.games import FINISHED, TERMINATED, Game, Role
 from ..store.pictures import mailed_png, store_picture, stored_picture
+from ..store.ratings import OVERALL
 from . import archive, metrics
+from . import ratings as rating_pages
 
 
 class Pictures:
@@ -60,8 +64,7 @@ class Pictures:
                 found = stored_picture(session, key)
             if found is not None:
                 return found
-            svg = phase_picture(detail.board.map, detail.position, detail.adjudication,
-                                game=detail.game.name, calendar=archive.calendar_of(detail.board)).svg
+            svg = phase_picture(detail.board, detail.position, detail.adjudication, game=detail.game.name).svg
             processed = detail.adjudication is not None
             with self.sessions() as session:
                 mailed = mailed_png(session, svg) if processed else None
@@ -82,7 +85,7 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
 
     def _page(name: str, status: int = 200, **values: object) -> HTMLResponse:
         return HTMLResponse(render_markup(f"web/{name}.html.j2", game_path=game_path, phase_path=phase_path,
-                                          judge_code=config.code, **values), status_code=status)
+                                          ratings_path=ratings_path, judge_code=config.code, **values), status_code=status)
 
     def _not_found(what: str) -> HTMLResponse:
         return _page("not_found", 404, what=what)
@@ -91,6 +94,20 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
         with maker() as session:
             games = [_game_line(session, g) for g in archive.public_games(session)]
         return _page("index", games=games)
+
+    async def ratings_page(request: Request) -> Response:
+        name = request.path_params.get("map")
+        ladder, title = OVERALL, "overall"
+        if name is not None:
+            try:
+                found = load_map(name)
+            except KeyError:
+                return _not_found(f"map {name}")
+            ladder, title = found.name, found.title
+        with maker() as session:
+            ladders = [(m, load_map(m).title) for m in rating_pages.ladders(session)]
+            rows = rating_pages.table(session, ladder)
+        return _page("ratings", title=title, ladders=ladders, rows=rows)
 
     async def game_page(request: Request) -> Response:
         name = request.path_params["game"]
@@ -143,6 +160,8 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
     routes = [
         Route("/", index),
         Route("/metrics", metrics_page),
+        Route("/ratings", ratings_page),
+        Route("/ratings/{map}", ratings_page),
         Route("/games/{game}", game_page),
         Route("/games/{game}/{phase}.{ext:str}", picture),
         Route("/games/{game}/{phase}", phase_page),
@@ -157,7 +176,7 @@ def _game_line(session: Session, game: Game) -> dict[str, object]:
     board = archive.game_board(game).map
     over = game.status in (FINISHED, TERMINATED)
     return {"name": game.name, "map": board.title, "status": game.status, "phase": "" if over else game.phase or "",
-            "players": sum(1 for p in game.players if p.role == "player" and p.active),
+            "players": sum(1 for p in game.players if p.role == Role.PLAYER and p.active),
             "ended": _ending(game)}
 
 

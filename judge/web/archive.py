@@ -27,7 +27,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..engine import Adjudication, Board, Options, Position, adjudicate
+from ..engine import Adjudication, Board, Options, Position, adjudicate, centre_counts
 from ..engine.calendar import Calendar
 from ..engine.phase import ADJUSTMENT, Phase
 from ..game.disclosure import public_text
@@ -44,7 +44,7 @@ from ..store.games import (
     find_game,
     phase_records,
 )
-from ..store.mail import OutboxMessage
+from ..store.mail import OutboxMessage, OutboxStatus
 from ..store.pictures import picture_key
 
 
@@ -105,7 +105,7 @@ def find_public_game(session: Session, name: str) -> Game | None:
 
 def _sent_results(session: Session, game: Game) -> set[str]:
     stmt = select(OutboxMessage.phase).where(
-        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == "sent",
+        OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.status == OutboxStatus.SENT,
         OutboxMessage.withdrawn_at.is_(None))
     return {p for p in session.scalars(stmt) if p}
 
@@ -114,7 +114,7 @@ def withdrawn_results(session: Session, game: Game) -> list[Withdrawn]:
     """The mailed results that a rollback withdrew, oldest first."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "result", OutboxMessage.archived.is_(True),
-        OutboxMessage.status == "sent", OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
+        OutboxMessage.status == OutboxStatus.SENT, OutboxMessage.withdrawn_at.is_not(None)).order_by(OutboxMessage.id)
     cal = calendar_of(game_board(game))
     return [Withdrawn(row.phase or "", cal.long_name(Phase.parse(row.phase)) if row.phase else "", row.created_at,
                       row.withdrawn_at, public_text(row.body))
@@ -148,7 +148,7 @@ def public_press(session: Session, game: Game, phase: str) -> list[tuple[datetim
     (what its players read), addresses hidden."""
     stmt = select(OutboxMessage).where(
         OutboxMessage.game == game.name, OutboxMessage.kind == "press", OutboxMessage.phase == phase,
-        OutboxMessage.archived.is_(True), OutboxMessage.status == "sent").order_by(OutboxMessage.id)
+        OutboxMessage.archived.is_(True), OutboxMessage.status == OutboxStatus.SENT).order_by(OutboxMessage.id)
     return [(row.created_at, public_text(row.body)) for row in session.scalars(stmt)]
 
 
@@ -179,15 +179,16 @@ def phase_detail(session: Session, game: Game, code: str, *, public: bool = True
 def centre_summary(session: Session, game: Game) -> tuple[list[str], list[tuple[int, list[int]]]]:
     """Centres by year, as SUMMARY prints them: the powers, then per year the count each
     power held at the start of it and after each year's adjustments."""
-    board = game_board(game).map
-    names = [p.name for p in board.powers]
+    board = game_board(game)
+    m = board.map
+    names = [p.name for p in m.powers]
     rows: dict[int, list[int]] = {}
-    positions = [Position.from_json(board, r.position) for r in public_records(session, game)]
+    positions = [Position.from_json(m, r.position) for r in public_records(session, game)]
     if game.position and game.status != FORMING:
-        positions.append(Position.from_json(board, game.position))
+        positions.append(Position.from_json(m, game.position))
     for i, pos in enumerate(positions):
         if i == 0 or pos.phase.kind == ADJUSTMENT:
-            counts = pos.centre_counts()
+            counts = centre_counts(board, pos.owners)
             year = pos.phase.year if pos.phase.kind == ADJUSTMENT else pos.phase.year - 1
             rows[year] = [counts.get(n, 0) for n in names]
     return names, sorted(rows.items())

@@ -49,11 +49,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ..adjudicator import Movement
 from ..map import ARMY, FLEET, Map, province_of
 from ..options import Options
 from ..orders import Move, MovementOrder, OrderError, Support
 from ..position import Position, Unit
+from ..resolver import Resolver
 from ..routes import FAIL_BOUNCE, FAIL_VOID, PARADOX_FAIL, VariantRoute
 from .registry import RulesetPart, register
 
@@ -71,7 +71,7 @@ class Canal(VariantRoute):
         self.army_may_permit = bool(options["suez_army_may_permit_foreign"])
         self.through = bool(options["suez_support_through"])
 
-    def _keeper_stays(self, mv: Movement) -> bool:
+    def _keeper_stays(self, mv: Resolver) -> bool:
         if self.province not in mv.units:
             return False
         if self.must_end:
@@ -81,7 +81,7 @@ class Canal(VariantRoute):
                 return False  # dislodged
         return True
 
-    def _implicit(self, mv: Movement, prov: str) -> bool:
+    def _implicit(self, mv: Resolver, prov: str) -> bool:
         """X's owner's own fleet, X giving no explicit permission, one canal use only."""
         keeper = mv.units[self.province]
         if keeper.power != mv.units[prov].power:
@@ -94,7 +94,7 @@ class Canal(VariantRoute):
         ]
         return sum(mv.units[p].power == keeper.power for p in uses) == 1  # only one implicit permission
 
-    def permitted(self, mv: Movement, prov: str) -> bool:
+    def permitted(self, mv: Resolver, prov: str) -> bool:
         if not self._keeper_stays(mv):
             return False
         keeper, fleet = mv.units[self.province], mv.units[prov]
@@ -103,29 +103,29 @@ class Canal(VariantRoute):
             return keeper.type != ARMY or keeper.power == fleet.power or self.army_may_permit
         return self._implicit(mv, prov)
 
-    def carries_support(self, mv: Movement, supporter: str) -> bool:
+    def carries_support(self, mv: Resolver, supporter: str) -> bool:
         order = mv.order[supporter]
         if not self.through or not isinstance(order, Support) or mv.units[supporter].type != FLEET:
             return False
         goal = province_of(order.dest if order.dest is not None else order.target)
         return {supporter, goal} == set(self.seas)
 
-    def support_open(self, mv: Movement, supporter: str) -> bool:
+    def support_open(self, mv: Resolver, supporter: str) -> bool:
         return self._keeper_stays(mv) and self._implicit(mv, supporter)
 
-    def open(self, mv: Movement, prov: str) -> bool:
+    def open(self, mv: Resolver, prov: str) -> bool:
         return self.permitted(mv, prov)
 
-    def support_adds(self, mv: Movement, prov: str, supporter: str) -> bool:
+    def support_adds(self, mv: Resolver, prov: str, supporter: str) -> bool:
         if supporter != self.province:
             return True
         return self.adds_strength and mv.units[supporter].type == FLEET
 
-    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+    def on_paradox(self, mv: Resolver, prov: str) -> str | None:
         """Spec 2.5: if the validity of a permission is paradoxical, the canal move fails."""
         return PARADOX_FAIL
 
-    def failure(self, mv: Movement, prov: str) -> str:
+    def failure(self, mv: Resolver, prov: str) -> str:
         return FAIL_BOUNCE if self.permitted(mv, prov) else FAIL_VOID
 
 

@@ -25,10 +25,12 @@ direct army and fleet borders.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..map import DUAL, SEA, Map
-from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
-from .registry import register_map_edit
+from .registry import data_problems, register_map_edit, rule_data
 
 RULE = "island_hopping"
 
@@ -42,9 +44,10 @@ HOP_SUPPORTS = declare(OptionSpec(
 
 def check_data(m: Map) -> list[str]:
     """Problems with the map's ``[rules.island_hopping]`` data; empty if it is sound."""
-    data = m.rules.get(RULE)
-    if data is None:
-        return []
+    return data_problems(m, RULE, _problems)
+
+
+def _problems(m: Map, data: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     for abbr in data.get("no_hop", ()):
         prov = m.provinces.get(abbr)
@@ -103,9 +106,6 @@ def hop_edges(m: Map) -> dict[str, frozenset[str]]:
 def island_hopping_board(m: Map, options: Options) -> Map:
     """The board with its island hops, for maps that have ``[rules.island_hopping]`` (a
     broken table raises :class:`MapError`)."""
-    if RULE not in m.rules:
+    if rule_data(m, RULE, _problems) is None:
         return m
-    problems = check_data(m)
-    if problems:
-        raise MapError(m.name, problems)
     return m.with_army_hops(hop_edges(m), supports=bool(options["hop_supports"]))

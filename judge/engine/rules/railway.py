@@ -55,11 +55,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..adjudicator import Movement
 from ..map import ARMY, UNIT_NAMES, Map, province_of
 from ..options import Options
 from ..orders import Hold, Move, MovementOrder, Order, OrderError, Support
 from ..position import Position
+from ..resolver import Resolver
 from ..routes import FAIL_BOUNCE, FAIL_VOID, PARADOX_HOLD, VariantRoute
 from .registry import RulesetPart, register
 
@@ -125,11 +125,11 @@ class Railway(VariantRoute):
         self.swap = str(options["tsr_adjacent_swap"])
         self.paradox = str(options["tsr_paradox"])
 
-    def _path(self, mv: Movement, prov: str) -> tuple[str, ...]:
+    def _path(self, mv: Resolver, prov: str) -> tuple[str, ...]:
         return self.line.path(prov, mv.dest[prov])
 
     # -- the line ----------------------------------------------------------------------
-    def _static(self, mv: Movement, p: str) -> bool:
+    def _static(self, mv: Resolver, p: str) -> bool:
         """Does a foreign unit stay in path province ``p`` (break types a and b)?"""
         unit = mv.units.get(p)
         if unit is None or unit.power == self.power:
@@ -147,7 +147,7 @@ class Railway(VariantRoute):
             return False
         return True
 
-    def _entrant(self, mv: Movement, prov: str, p: str) -> bool:
+    def _entrant(self, mv: Resolver, prov: str, p: str) -> bool:
         """Would a foreign unit moving into ``p`` succeed if the TSR army were absent?"""
         for other in mv.movers_to.get(p, ()):
             if other != prov and mv.units[other].power != self.power:
@@ -155,7 +155,7 @@ class Railway(VariantRoute):
                     return True
         return False
 
-    def first_break(self, mv: Movement, prov: str) -> tuple[int, str] | None:
+    def first_break(self, mv: Resolver, prov: str) -> tuple[int, str] | None:
         for k, p in enumerate(self._path(mv, prov)):
             if self._static(mv, p):
                 return k, STATIC
@@ -163,7 +163,7 @@ class Railway(VariantRoute):
                 return k, ENTRANT
         return None
 
-    def _blocked_swap(self, mv: Movement, prov: str) -> bool:
+    def _blocked_swap(self, mv: Resolver, prov: str) -> bool:
         """russian_swap: the foreign unit in D moving to S blocks the line."""
         if self.swap != "russian_swap":
             return False
@@ -171,13 +171,13 @@ class Railway(VariantRoute):
         other = mv.units.get(d)
         return other is not None and other.power != self.power and mv.dest.get(d) == prov
 
-    def _void(self, mv: Movement, prov: str) -> bool:
+    def _void(self, mv: Resolver, prov: str) -> bool:
         if not self.static_void:
             return False
         found = self.first_break(mv, prov)
         return found is not None and found[1] == STATIC
 
-    def _available(self, mv: Movement, p: str) -> bool:
+    def _available(self, mv: Resolver, p: str) -> bool:
         if p in mv.units and not mv.leaves(p):
             return False
         for other in mv.movers_to.get(p, ()):
@@ -188,17 +188,17 @@ class Railway(VariantRoute):
         return True
 
     # -- VariantRoute ------------------------------------------------------------------
-    def open(self, mv: Movement, prov: str) -> bool:
+    def open(self, mv: Resolver, prov: str) -> bool:
         return not self._blocked_swap(mv, prov) and self.first_break(mv, prov) is None
 
-    def prevent_at(self, mv: Movement, prov: str, province: str) -> int:
+    def prevent_at(self, mv: Resolver, prov: str, province: str) -> int:
         path = self._path(mv, prov)
         if province not in path:
             return 0
         found = self.first_break(mv, prov)
         return 1 if found == (path.index(province), ENTRANT) else 0
 
-    def stops_at(self, mv: Movement, prov: str) -> str | None:
+    def stops_at(self, mv: Resolver, prov: str) -> str | None:
         if mv.resolve(prov) or self._blocked_swap(mv, prov):
             return None
         path = self._path(mv, prov)
@@ -216,22 +216,22 @@ class Railway(VariantRoute):
                 return path[j]
         return None
 
-    def leaves(self, mv: Movement, prov: str) -> bool:
+    def leaves(self, mv: Resolver, prov: str) -> bool:
         return mv.resolve(prov) or self.stops_at(mv, prov) is not None
 
-    def may_dislodge(self, mv: Movement, prov: str) -> bool:
+    def may_dislodge(self, mv: Resolver, prov: str) -> bool:
         return self.attack_occupied
 
-    def cuts_support(self, mv: Movement, prov: str) -> bool:
+    def cuts_support(self, mv: Resolver, prov: str) -> bool:
         return self.attack_occupied
 
-    def head_to_head(self, mv: Movement, prov: str) -> bool:
+    def head_to_head(self, mv: Resolver, prov: str) -> bool:
         return self.swap == "head_to_head" and mv.dest[prov] in mv.map.army_adj.get(prov, ())
 
-    def failure(self, mv: Movement, prov: str) -> str:
+    def failure(self, mv: Resolver, prov: str) -> str:
         return FAIL_VOID if self._void(mv, prov) else FAIL_BOUNCE
 
-    def on_paradox(self, mv: Movement, prov: str) -> str | None:
+    def on_paradox(self, mv: Resolver, prov: str) -> str | None:
         return PARADOX_HOLD if self.paradox == "hold" else None
 
 

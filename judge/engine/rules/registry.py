@@ -4,22 +4,24 @@ A :class:`Ruleset` gathers the hooks the engine calls at defined points. The sta
 has none. A variant rule module (``railway.py``, ``canal.py``, ``island_hopping.py``...)
 contributes hooks through :func:`register` and map edits through :func:`register_map_edit`;
 ``Board.of`` asks :func:`board_map` and :func:`ruleset_for` for the ones that apply to a map
-and its options, once per game view.
+and its options, once per game view. A rule driven by a table of the map file
+(``[rules.<name>]``) checks it with a :data:`DataCheck`, through :func:`data_problems` (the
+problems, for tools and tests) and :func:`rule_data` (the table, or a :class:`MapError`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from ..calendar import STANDARD_CALENDAR, Calendar
 from ..map import Map
+from ..mapfile import MapError
 from ..options import Options
 from ..orders import Move, MovementOrder, Order, Support
 from ..position import Position
-from ..retreats import RetreatRoute, RetreatRule
-from ..routes import RouteRule, VariantRoute
+from ..routes import RetreatRoute, RetreatRule, RouteRule, VariantRoute
 
 #: Legality at entry of a move along a variant route: ``(map, position, move)``, raising
 #: :class:`~judge.engine.orders.OrderError` when the move cannot be valid.
@@ -34,6 +36,28 @@ SupportCheck = Callable[[Map, Position, Support], bool]
 OrderSetCheck = Callable[[Map, Position, "list[Order]"], "list[tuple[Order, str]]"]
 #: Rewrites a movement phase's orders (province -> order) before adjudication.
 OrderHook = Callable[[Map, Position, Mapping[str, MovementOrder]], dict[str, MovementOrder]]
+
+
+#: The problems of a rule's ``[rules.<name>]`` table: ``(map, table) -> messages`` (none: sound).
+DataCheck = Callable[[Map, Mapping[str, Any]], list[str]]
+
+
+def data_problems(m: Map, rule: str, check: DataCheck) -> list[str]:
+    """The problems ``check`` finds in ``m``'s ``[rules.<rule>]`` table; none without one."""
+    data = m.rules.get(rule)
+    return [] if data is None else check(m, data)
+
+
+def rule_data(m: Map, rule: str, check: DataCheck) -> Mapping[str, Any] | None:
+    """``m``'s ``[rules.<rule>]`` table (None: the map has none); a table ``check`` finds
+    problems in raises :class:`MapError`."""
+    data: Mapping[str, Any] | None = m.rules.get(rule)
+    if data is None:
+        return None
+    problems = check(m, data)
+    if problems:
+        raise MapError(m.name, problems)
+    return data
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,14 @@ and for fleets, both ways.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..map import Map, province_of
-from ..mapfile import MapError
 from ..options import Options, OptionSpec, declare
 from ..position import Unit
-from ..retreats import RetreatRule
-from .registry import RulesetPart, register
+from ..routes import RetreatRule
+from .registry import RulesetPart, data_problems, register, rule_data
 
 RULE = "straits"
 
@@ -51,9 +51,10 @@ AMBIGUOUS_COAST = declare(OptionSpec(
 
 def check_data(m: Map) -> list[str]:
     """Problems with the map's ``[rules.straits]`` data; empty if it is sound."""
-    data = m.rules.get(RULE)
-    if data is None:
-        return []
+    return data_problems(m, RULE, _problems)
+
+
+def _problems(m: Map, data: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     for pair in data.get("pairs", ()):
         if len(pair) != 2 or any(p not in m.provinces for p in pair):
@@ -84,11 +85,8 @@ def no_strait_retreats(pairs: frozenset[frozenset[str]]) -> RetreatRule:
 
 @register
 def strait_rules(m: Map, options: Options) -> RulesetPart | None:
-    if RULE not in m.rules:
+    if rule_data(m, RULE, _problems) is None:
         return None
-    problems = check_data(m)
-    if problems:
-        raise MapError(m.name, problems)
     if options["strait_counts_for_retreat"]:
         return None
     return {"retreat_rules": (no_strait_retreats(strait_pairs(m)),)}

@@ -3,11 +3,11 @@
 One call for result mails, ``GET MAP``, ``judge map`` and the web archive::
 
     from judge.render.pictures import phase_picture
-    picture = phase_picture(board_map, position_before, adjudication, game="mygame")
+    picture = phase_picture(board, position_before, adjudication, game="mygame")
     picture.svg   # str
     picture.png   # bytes (rendered on first use)
 
-``board_map`` is the board the game plays on (``game_map(load_map(name), options)``); with
+``board`` is the board the game plays on (``judge.maps.load_board(name, options)``); with
 ``adjudication`` None the picture is the position as it stands. The art of each map is
 ``maps/art/<name>.toml`` (``art.py``); the layout is ``templates/pictures/board.svg.j2``.
 """
@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...engine.calendar import STANDARD_CALENDAR, Calendar
-from ...engine.map import Map
+from ...engine.board import Board
 from ...engine.position import Position
 from ...engine.results import Adjudication
 from .art import Art, ArtError, check_art, load_art, parse_art
@@ -29,7 +28,7 @@ __all__ = ["DRAWING", "Art", "ArtError", "Picture", "board_svg", "check_art", "l
 
 #: The drawing's edition: stored pictures (the web archive's) are kept under it, so a change
 #: to how a phase is drawn (layout, art, colours) must change it, and they are drawn anew.
-DRAWING = "2026-12-03.labels"
+DRAWING = "2026-12-03.3"  # the legend counts centres as the rules do (Hong Kong); labels never under a unit
 
 
 @dataclass(frozen=True)
@@ -46,8 +45,9 @@ class Picture:
         return self._png[0]
 
 
-def phase_picture(board_map: Map, position: Position, adjudication: Adjudication | None = None, *,
-                  game: str = "", calendar: Calendar = STANDARD_CALENDAR) -> Picture:
+def phase_picture(board: Board, position: Position, adjudication: Adjudication | None = None, *,
+                  game: str = "") -> Picture:
     """The picture of ``position`` (the position before the phase) with ``adjudication``'s
-    orders and the position they lead to, or of ``position`` alone."""
-    return Picture(board_svg(board_map, position, adjudication, game=game, calendar=calendar))
+    orders and the position they lead to, or of ``position`` alone; the legend's numbers
+    are the engine's (:func:`judge.engine.adjustments.tally`)."""
+    return Picture(board_svg(board, position, adjudication, game=game))

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...engine.calendar import STANDARD_CALENDAR, Calendar
-from ...engine.map import COAST, DUAL, IMPASSABLE, LAND, SEA, Map
+from ...engine.adjustments import tally
+from ...engine.board import Board
+from ...engine.map import COAST, DUAL, IMPASSABLE, LAND, SEA
 from ...engine.orders import Build, Disband, Remove
 from ...engine.position import Position
 from ...engine.results import Adjudication
@@ -109,17 +110,19 @@ def _dark(colour: str) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b < 110
 
 
-def board_svg(board: Map, position: Position, adjudication: Adjudication | None = None, *,
-              game: str = "", calendar: Calendar = STANDARD_CALENDAR, art: Art | None = None) -> str:
+def board_svg(board: Board, position: Position, adjudication: Adjudication | None = None, *,
+              game: str = "", art: Art | None = None) -> str:
     """The SVG text of the phase ``position`` on ``board`` (the board the game plays on,
-    e.g. ``game_map(load_map(name), options)``), with ``adjudication``'s orders if given."""
-    art = art or load_art(board)
+    ``judge.maps.load_board(name, options)``: its map and its rules, which count the
+    legend's centres), with ``adjudication``'s orders if given."""
+    m, calendar = board.map, board.rules.calendar
+    art = art or load_art(m)
     shown = adjudication.next if adjudication is not None else position
     results = adjudication.results if adjudication is not None else ()
     colours: Mapping[str, str] = art.colours
     provinces = []
     for abbr, drawn in art.provinces.items():
-        prov = board.provinces[abbr]
+        prov = m.provinces[abbr]
         owner = shown.owners.get(abbr) if prov.supply else None
         fill = FILL[prov.kind]
         if owner is not None and prov.kind in (LAND, COAST):
@@ -129,7 +132,7 @@ def board_svg(board: Map, position: Position, adjudication: Adjudication | None 
         provinces.append({"abbr": abbr, "d": drawn.shape, "fill": fill, "kind": prov.kind,
                           "owner": owner or "", "label": drawn.label, "sea": prov.kind == SEA})
     centres = []
-    for abbr in board.supply_centres:
+    for abbr in m.supply_centres:
         point = art.provinces[abbr].centre
         if point is not None:
             owner = shown.owners.get(abbr, "")
@@ -158,20 +161,16 @@ def board_svg(board: Map, position: Position, adjudication: Adjudication | None 
     boxes = [_mark_box(u) for u in units]
     for p in provinces:
         p["label"] = _label_point(str(p["abbr"]), p["label"], boxes)  # type: ignore[arg-type]
-    maker = ArrowMaker(board, art, results)
+    maker = ArrowMaker(m, art, results)
     arrows: list[Arrow] = [a for a in (maker.arrow(r) for r in results) if a is not None]
-    counts = shown.centre_counts()
-    unit_counts: dict[str, int] = {}
-    for u in shown.units.values():
-        unit_counts[u.power] = unit_counts.get(u.power, 0) + 1
-    step = art.width / max(len(board.powers), 1)
-    legend = [LegendEntry(pw.name, colours[pw.name], counts.get(pw.name, 0), unit_counts.get(pw.name, 0),
-                          8 + i * step) for i, pw in enumerate(board.powers)]
+    counts = tally(board, shown)
+    step = art.width / max(len(m.powers), 1)
+    legend = [LegendEntry(t.power, colours[t.power], t.centres, t.units, 8 + i * step) for i, t in enumerate(counts)]
     drawn_phase = adjudication.phase.phase if adjudication is not None else position.phase
     return render_markup(
         "pictures/board.svg.j2",
         width=art.width, map_height=art.height, height=art.height + LEGEND_HEIGHT,
-        map_name=board.name, map_title=board.title, game=game, phase=drawn_phase.code,
+        map_name=m.name, map_title=m.title, game=game, phase=drawn_phase.code,
         title=calendar.long_name(drawn_phase), adjudicated=adjudication is not None,
         provinces=provinces, decor=art.decor, centres=centres, units=units, arrows=arrows,
         crosses=crosses, legend=legend, dark=_dark, sea_colour=SEA_COLOUR, land_colour=LAND_COLOUR,

@@ -1,7 +1,7 @@
-"""The mails of lateness (njudge ``dip.c``, ``data/deadlines``): the reminder before the
-deadline, the late notices at the deadline and each day of grace, the abandonment at the end
-of grace and the "waiting for replacements" notices after it, and the master's notice of a
-player's absence (``data/absence``)."""
+"""The late notices (njudge ``dip.c``, ``data/deadlines``): the reminder before the deadline,
+the late notices at the deadline and each day of grace, the abandonment at the end of grace
+and the "waiting for replacements" notices after it. When each is due and to whom:
+:mod:`judge.game.late_notices`."""
 
 from __future__ import annotations
 
@@ -43,19 +43,3 @@ def waiting_mail(ctx: GameContext, abandoned: Sequence[str], waiting: Sequence[s
     body = render("all/waiting", header=ctx.header, game=ctx.game, abandoned=list(abandoned),
                   waiting=list(waiting), signons=[(p, role_letter(ctx, p)) for p in waiting])
     return Rendered(f"{ctx.subject_prefix} Waiting for Replacements: {_letters(ctx, waiting)}", body)
-
-
-def absence_mail(ctx: GameContext, who: str, address: str, starts: datetime, ends: datetime, *,
-                 cancelled: bool, refused: str | None = None) -> Rendered:
-    """To the master: ``who`` (a power) at ``address`` declared, cancelled or asked for (over
-    the game's limit: ``refused`` says why) an absence."""
-    body = render("master/absence", header=ctx.header, game=ctx.game, who=who, address=address,
-                  starts=ctx.when(starts), ends=ctx.when(ends), cancelled=cancelled, refused=refused)
-    what = "Absence Cancelled" if cancelled else "Absence Request" if refused else "Absence"
-    return Rendered(f"{ctx.subject_prefix} {what}: {who}", body)
-
-
-def member_changed_mail(ctx: GameContext, who: str, address: str, old: str) -> Rendered:
-    """To the master: a member's mail for the game now goes to ``address`` (SET ADDRESS)."""
-    body = render("master/member_changed", header=ctx.header, game=ctx.game, who=who, address=address, old=old)
-    return Rendered(f"{ctx.subject_prefix} Address Changed: {who}", body)

@@ -6,8 +6,8 @@
   the migration (``judge db upgrade``, ``judge serve``) has that file; otherwise the first
   process that needs the key makes it.
 
-Revision ID: 0014_judge_key
-Revises: 0013_phase_pictures
+Revision ID: 0018_judge_key
+Revises: 0017_due_at
 Create Date: 2026-12-03
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0014_judge_key"
-down_revision = "0013_phase_pictures"
+revision = "0018_judge_key"
+down_revision = "0017_due_at"
 branch_labels = None
 depends_on = None
 

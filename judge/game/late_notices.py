@@ -1,4 +1,4 @@
-"""The lateness notices of a phase, each sent once (njudge ``dip.c``, ``data/deadlines``).
+"""The late notices of a phase (and the reminder before them), each sent once (njudge ``dip.c``, ``data/deadlines``).
 
 - The reminder: ``Game.reminder`` hours before the deadline (njudge: 8; 0: none), to each
   player whose orders are not complete or whose last order mail had errors. It goes once
@@ -14,8 +14,8 @@
   and everyone, the abandoned players too, is told that they are free for takeover; while
   the game waits for replacements the notice comes again every two days.
 
-Which notice is due is counted in ``Game.late_notices`` (see
-:func:`judge.store.games.notice_moment`), written in the same transaction as the mails under
+Which notice is due is counted in ``Game.late_notices`` (the schedule:
+:func:`judge.game.lateness.notice_moment`), written in the same transaction as the mails under
 the game's row lock: a notice is never sent twice, across a restart or by two judge
 processes. A judge that was down skips the notices it missed and sends the current one.
 """
@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 
 from .. import render
 from ..config import Config
-from ..store.games import Player, notice_moment
+from ..store.games import Player
 from . import lateness, orders
 from .mails import Mail, context, per_zone
 from .view import GameView
@@ -75,14 +75,14 @@ def notice_due(view: GameView, now: datetime) -> bool:
     end = game.grace_end
     if game.deadline is None or end is None or now < game.deadline:
         return False
-    return now >= notice_moment(game.deadline, end, game.late_notices)
+    return now >= lateness.notice_moment(game.deadline, end, game.late_notices)
 
 
 def _count_sent(view: GameView, now: datetime) -> None:
     """Mark every notice due by ``now`` as sent (a judge that was down skips the missed ones)."""
     game = view.game
     assert game.deadline is not None and game.grace_end is not None
-    while notice_moment(game.deadline, game.grace_end, game.late_notices) <= now:
+    while lateness.notice_moment(game.deadline, game.grace_end, game.late_notices) <= now:
         game.late_notices += 1
     game.late_notice_sent = True
 
