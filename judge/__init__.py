@@ -1,3 +1,5 @@
 """judge: a play-by-email Diplomacy judge."""
 
-__version__ = "0.1.0"
+from .version import VERSION as __version__
+
+__all__ = ["__version__"]

@@ -182,7 +182,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = _server_config(args)
     if config is None:
         return 2
-    upgrade(config.database_url)
+    upgrade(config.database_url, data_dir=config.data_dir)
     run(config)
     return 0
 
@@ -193,7 +193,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     config = _server_config(args)
     if config is None:
         return 2
-    upgrade(config.database_url)
+    upgrade(config.database_url, data_dir=config.data_dir)
     return 0
 
 
@@ -235,7 +235,10 @@ def cmd_operator(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .version import VERSION
+
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    parser.add_argument("--version", action="version", version=f"judge {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("datc", help="run adjudicator test cases (jDip DATC text format)")
     p.add_argument("files", nargs="*", help="case files (default: the bundled DATC 3.0 file)")

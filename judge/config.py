@@ -19,6 +19,7 @@ Sections and keys (a key not listed here is an error naming it)::
     [limits]    sender_mails_per_minute, game_mails_per_minute, commands_per_mail,
                 reply_max_bytes, press_max_bytes
     [scheduler] sync_seconds
+    [status]    overdue_minutes, recent_hours   (what ``judge status`` and /metrics call unhealthy)
     [clocks]    moves, retreats, builds   (njudge deadline settings new games start with)
     [games]     nmr, reminder_hours, max_absence_days   (what new games start with)
     [web]       host, port, base_url   (the read-only web archive; off without this section)
@@ -28,8 +29,8 @@ folder when no file is given). ``database_url`` defaults to the SQLite file
 ``<data_dir>/judge.db`` and ``maildir`` to ``<data_dir>/outbox-maildir``. The web archive
 (``judge web``) is on only when the file has a ``[web]`` section (``web_enabled``).
 
-``secret`` signs the players' reply addresses (:func:`judge_secret`); it is never printed
-(not in the ``repr``), and when the file has none the judge makes one in ``<data_dir>/secret``.
+``secret`` signs the players' reply addresses; it is never printed (not in the ``repr``), and
+when the file has none the judge keeps one in the database (:mod:`judge.store.keys`).
 The judge's address in tagged form (``judge+tag@domain``, :meth:`Config.is_own`) is its own.
 
 The configuration knows no game: ``[clocks]`` is read as text, and checked by the reader of
@@ -39,8 +40,6 @@ layer's), whose ``ValueError`` becomes a :class:`ConfigError`.
 
 from __future__ import annotations
 
-import os
-import secrets
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -100,6 +99,8 @@ class Config:
     web_base_url: str = ""
     secret: str = field(default="", repr=False)
     pictures: bool = True
+    status_overdue_minutes: float = 15.0
+    status_recent_hours: float = 24.0
     game_process: bool | None = None  # None: in a process of its own on PostgreSQL only
 
     def __post_init__(self) -> None:
@@ -160,6 +161,8 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("limits", "reply_max_bytes"): ("reply_max_bytes", (int,)),
     ("limits", "press_max_bytes"): ("press_max_bytes", (int,)),
     ("scheduler", "sync_seconds"): ("scheduler_sync_seconds", (int, float)),
+    ("status", "overdue_minutes"): ("status_overdue_minutes", (int, float)),
+    ("status", "recent_hours"): ("status_recent_hours", (int, float)),
     ("games", "nmr"): ("nmr", (bool,)),
     ("games", "reminder_hours"): ("reminder_hours", (int, float)),
     ("games", "max_absence_days"): ("max_absence_days", (int,)),
@@ -228,7 +231,7 @@ def _check(config: Config) -> None:
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",
                  "inbox_max_attempts", "sender_mails_per_minute",
                  "game_mails_per_minute", "commands_per_mail", "reply_max_bytes", "press_max_bytes", "node_timeout_seconds", "health_seconds",
-                 "web_port"):
+                 "web_port", "status_overdue_minutes", "status_recent_hours"):
         if getattr(config, name) <= 0:
             raise ConfigError(f"{name} must be positive")
 
@@ -259,34 +262,17 @@ def load_config(path: str | Path | None = None, *, check_clocks: ClockCheck | No
 
 
 SECRET_FILE = "secret"
-_SECRETS: dict[Path, bytes] = {}
 
 
-def judge_secret(config: Config) -> bytes:
-    """The key that signs reply addresses: ``[judge] secret``, else the one kept in
-    ``<data_dir>/secret``, made (random, readable by its owner only) the first time it is
-    needed; two processes making it at once agree on one (it is linked into place)."""
-    if config.secret:
-        return config.secret.encode()
+def file_secret(config: Config) -> str | None:
+    """The reply-address key earlier judges kept in ``<data_dir>/secret``, if that file exists
+    (the key now lives in the database: :mod:`judge.store.keys`; this seeds it)."""
     folder = config.data_dir if config.data_dir.is_absolute() else config.data_dir.resolve()
-    known = _SECRETS.get(folder)  # every reply address is signed: no file system call each time
-    if known is not None:
-        return known
-    path = (folder / SECRET_FILE).resolve()
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{SECRET_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_hex(32) + "\n")
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass
-        finally:
-            draft.unlink()
-    value = path.read_text().strip()
+    path = folder / SECRET_FILE
+    try:
+        value = path.read_text().strip()
+    except FileNotFoundError:
+        return None
     if not value:
         raise ConfigError(f"{path} is empty: delete it, or set [judge] secret")
-    _SECRETS[folder] = value.encode()
-    return _SECRETS[folder]
+    return value

@@ -1,7 +1,9 @@
 """The operator's commands: ``judge status`` and ``judge mail list|show|retry|drop``.
 
-``judge status`` prints the queues (inbox new, failed, quarantined; outbox pending, failed),
-the next deadlines and the last errors. ``judge mail list [inbox|outbox] [--status S]``
+``judge status`` is a monitor: it exits 0 only when the judge is healthy
+(:mod:`judge.health`) and 1 naming each problem otherwise; it prints the judge processes, the
+queues (inbox new, failed, quarantined; outbox pending, failed), the next deadlines and the
+last errors, or with ``--json`` the health report for scripts. ``judge mail list [inbox|outbox] [--status S]``
 lists the rows that need attention (failed and quarantined by default), ``show`` prints one
 row whole (the raw message or the mail as it would be sent), ``retry`` queues rows again
 with their attempts cleared, ``drop`` marks them "dropped" (kept, never handled).
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from .config import Config
+    from .store.health import Health
     from .store.mail import InboxMessage, OutboxMessage
 
 
@@ -37,13 +40,21 @@ def _line(row: InboxMessage | OutboxMessage) -> str:
             f"to {row.to_addr}  {row.kind}{' ' + row.game if row.game else ''}  {(row.last_error or '')[:80]}")
 
 
-def status(session: Session, out: TextIO) -> None:
-    """What ``judge status`` prints."""
+def status(session: Session, out: TextIO, health: Health | None = None) -> None:
+    """What ``judge status`` prints: the processes and the health first (when given), then
+    the queues, the next deadlines and the last errors."""
     from sqlalchemy import select
 
     from .store import queues
     from .store.games import Game, GameStatus
 
+    if health is not None:
+        for p in health.processes:
+            out.write(f"process: {p.host} pid {p.pid}, started {_when(p.started_at)}, last seen {_when(p.seen_at)}"
+                      f" ({'alive' if p.alive else 'gone'})\n")
+        if not health.processes:
+            out.write("process: none registered\n")
+        out.write("health: ok\n" if health.healthy else "".join(f"PROBLEM: {p}\n" for p in health.problems))
     count = queues.counts(session)
     i, o = count["inbox"], count["outbox"]
     out.write(f"inbox:  {i.get('new', 0)} new, {i.get('failed', 0)} failed (to be retried), "
@@ -72,11 +83,47 @@ def run(args: argparse.Namespace, config: Config, out: TextIO) -> int:
     try:
         with factory() as session, session.begin():
             if args.command == "status":
-                status(session, out)
-                return 0
+                return _status(args, config, session, out)
             return _mail(args, config, session, out)
     finally:
         engine.dispose()
+
+
+def _status(args: argparse.Namespace, config: Config, session: Session, out: TextIO) -> int:
+    """``judge status [--json]``: 0 when healthy, 1 (the problems named) when not. The
+    report is written whole into a buffer first, so a reader that closes the pipe early
+    (``judge status | head -1``) costs no traceback and leaves the exit status the health's."""
+    import io
+    import json
+
+    from .store.base import utcnow
+    from .store.health import check
+
+    health = check(session, config, utcnow())
+    if args.json:
+        text = json.dumps(health.as_json(), indent=2) + "\n"
+    else:
+        buffer = io.StringIO()
+        status(session, buffer, health)
+        text = buffer.getvalue()
+    code = 0 if health.healthy else 1
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+    return code
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null: the reader is gone, and the interpreter's last
+    flush would otherwise fail again at exit."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _mail(args: argparse.Namespace, config: Config, session: Session, out: TextIO) -> int:
@@ -115,7 +162,8 @@ def _mail(args: argparse.Namespace, config: Config, session: Session, out: TextI
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser], config_help: str) -> None:
     """The ``status`` and ``mail`` subcommands."""
-    p = sub.add_parser("status", help="the mail queues, the next deadlines and the last errors")
+    p = sub.add_parser("status", help="health (exit 1 naming what is wrong), processes, queues, deadlines, errors")
+    p.add_argument("--json", action="store_true", help="the health report as JSON, for scripts")
     p.add_argument("--config", metavar="FILE", help=config_help)
     p = sub.add_parser("mail", help="see and act on stuck mail: list, show, retry, drop")
     mail = p.add_subparsers(dest="mail_command", required=True)

@@ -27,7 +27,7 @@ TWO_LINES = {"dedication_too_low", "ontime_too_low", "cd_ratio_too_high"}
 
 HEADER = ":: Judge: XXXX  Game: Dt  Variant: Standard"
 WHEN = "Tue Jan 06 2004 23:30:00 +0000"
-GAME = SimpleNamespace(name="dt", map="Standard", status="active", phase="S1901M", players=7)
+GAME = SimpleNamespace(name="dt", map="Standard", status="active", phase="S1901M", players=7, ended="Game 'dt' is over: it was terminated by its master.")
 PHASE = SimpleNamespace(code="S1901M", title="Spring 1901 Movement", processed=True)
 PAGE_VALUES = {"judge_code": "XXXX", "game_path": lambda g: f"/games/{g}",
                "phase_path": lambda g, p: f"/games/{g}/{p}", "powers": ["Austria"], "summary": [(1901, [3])]}

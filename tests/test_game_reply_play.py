@@ -5,7 +5,6 @@ its own (no loops)."""
 
 from __future__ import annotations
 
-import stat
 from email.message import Message
 from itertools import count
 from pathlib import Path
@@ -15,7 +14,7 @@ from sqlalchemy import select
 from test_game_helpers import Judge, password_of, start_standard
 
 from judge.commands import handle_mail
-from judge.config import Config, judge_secret, load_config
+from judge.config import Config, load_config
 from judge.mail.loops import refusal_reason
 from judge.mail.reader import IncomingMail
 from judge.store.games import Player
@@ -143,16 +142,35 @@ def test_the_master_turns_it_off(judge: Judge) -> None:
     assert _reply_to(judge, FRANCE) == old  # the same password: the same address again
 
 
-def test_the_secret_is_made_once_and_never_shown(tmp_path: Path) -> None:
-    config = Config(data_dir=tmp_path / "data")
-    first = judge_secret(config)
-    path = tmp_path / "data" / "secret"
-    assert path.read_text().strip().encode() == first and len(first) >= 64
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert judge_secret(Config(data_dir=tmp_path / "data")) == first
+def test_the_key_is_kept_in_the_database_and_never_shown(tmp_path: Path) -> None:
+    """Issue 27, item 2: the key lives in the database (a restored backup keeps the reply
+    addresses); an older judge's ``<data_dir>/secret`` seeds it, and is taken by the migration."""
+    from judge.store.base import make_engine, make_sessionmaker
+    from judge.store.keys import reply_key
+    from judge.store.migrate import upgrade
+
+    fresh = make_sessionmaker(make_engine(f"sqlite:///{tmp_path / 'fresh.db'}"))
+    upgrade(f"sqlite:///{tmp_path / 'fresh.db'}")
+    config = Config(data_dir=tmp_path / "none")
+    with fresh() as s, s.begin():
+        made = reply_key(s, config.secret)
+    with fresh() as s:
+        assert reply_key(s, config.secret) == made and len(made) >= 64
+    assert not (tmp_path / "none").exists(), "no file is made: the database holds the key"
+    with fresh() as s:
+        assert reply_key(s, "", lambda: "a seed") == made, "a stored key is never replaced"
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "secret").write_text("an older judges key\n")
+    upgrade(f"sqlite:///{tmp_path / 'old.db'}", data_dir=tmp_path / "old")
+    (tmp_path / "old" / "secret").unlink()
+    with make_sessionmaker(make_engine(f"sqlite:///{tmp_path / 'old.db'}"))() as s:
+        assert reply_key(s) == b"an older judges key"
+
     (tmp_path / "judge.toml").write_text('[judge]\nsecret = "s3cr3t-value"\n')
     configured = load_config(tmp_path / "judge.toml")
-    assert judge_secret(configured) == b"s3cr3t-value"
+    with fresh() as s:
+        assert reply_key(s, configured.secret) == b"s3cr3t-value"
     assert "s3cr3t" not in repr(configured)
 
 

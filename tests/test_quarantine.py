@@ -126,7 +126,8 @@ def test_operator_lists_shows_retries_and_drops(migrated_url: str, tmp_path: Pat
         Sender(make_sessionmaker(engine), config).send_due()
         gone, nope = rows(migrated_url, OutboxMessage)
         status = judge_cli(tmp_path, "status")
-        assert status.returncode == 0, status.stderr
+        assert status.returncode == 1, status.stderr  # failed mail: unhealthy (issue 27)
+        assert "PROBLEM: outbox: 2 mail(s) failed" in status.stdout
         assert "outbox: 0 pending, 2 failed, 0 sent" in status.stdout
         assert f"outbox {gone.id} (failed): rcpt: 550" in status.stdout
         listed = judge_cli(tmp_path, "mail", "list", "outbox")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import venv
+from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -26,6 +27,23 @@ def run(*command: str | Path, cwd: Path, timeout: float = 600) -> subprocess.Com
                           timeout=timeout)
     assert done.returncode == 0, f"{command}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return done
+
+
+def send_when_listening(port: int, msg: EmailMessage, alive: Callable[[], object] = lambda: True,
+                        timeout: float = 60) -> None:
+    """Send ``msg`` to the judge listening on ``port``, retried while it starts (``alive``
+    true, else the reason it is not, as the failure's message)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = alive()
+        assert state is True, state
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                smtp.send_message(msg)
+            return
+        except OSError:
+            assert time.monotonic() < deadline, "the judge did not listen"
+            time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +76,11 @@ def test_serve_from_the_wheel_answers_help(installed: Path, tmp_path: Path, capt
     proc = subprocess.Popen([str(installed), "serve", "--config", str(tmp_path / "judge.toml")], cwd=tmp_path,
                             env=env, stdout=log, stderr=log)
     try:
-        deadline = time.monotonic() + 30
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = "ann@example.org", "judge@example.org", "help"
         msg["Message-ID"] = "<help.1@example.org>"
         msg.set_content("HELP\n")
-        while True:
-            assert proc.poll() is None, (tmp_path / "judge.log").read_text()
-            try:
-                with smtplib.SMTP("127.0.0.1", port, timeout=5) as smtp:
-                    smtp.send_message(msg)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the installed judge did not listen"
-                time.sleep(0.2)
+        send_when_listening(port, msg, lambda: proc.poll() is None or (tmp_path / "judge.log").read_text())
         (reply,) = capture_smtp.wait_for(1, timeout=30)
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -17,13 +17,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player
-from ..store.mail import File, bare_address, queue_mail
+from ..store.mail import File, OutboxMessage, bare_address, queue_mail
 from . import disclosure, tokens
 from .view import GameView, game_row
 from .zones import game_zone, reader_zone, zone_name
@@ -77,7 +78,9 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
     """The recipients of ``mail`` with the headers each copy carries: those who are no
     members of the mail's game share one copy without (first); each member gets a copy of
     their own with their reply address as ``Reply-To`` (reply to play, :mod:`.tokens`), in
-    the mail's order. The one place mail gets headers per recipient. A mail with a
+    the mail's order. The one place mail gets headers per recipient: also the game's ``List-Id``
+    on every copy, and on every copy to one reader but the start mail and replies,
+    ``References`` naming the start mail that reader got (the game's thread). A mail with a
     ``reply_to`` of its own (a confirmation request, :mod:`.confirming`) carries it to all."""
     if mail.reply_to is not None:
         return [(mail.to, {"Reply-To": mail.reply_to})] if mail.to else []
@@ -88,12 +91,46 @@ def addressed(session: Session, config: Config | None, mail: Mail) -> list[tuple
         session.flush()
     bare = [bare_address(a) for a in mail.to]
     replies = tokens.member_addresses(config, game, among=set(bare))
+    listed = {"List-Id": list_id(config, game.name)}
+    roots = thread_roots(session, game.name) if mail.kind not in ("start", "reply") else {}
+
+    def headers(reader: str) -> dict[str, str]:
+        root = roots.get(reader)
+        return {**listed, "References": root} if root else dict(listed)
+
     plain = tuple(a for a, b in zip(mail.to, bare, strict=True) if b not in replies)
-    out: list[tuple[tuple[str, ...], dict[str, str]]] = [(plain, {})] if plain else []
+    out: list[tuple[tuple[str, ...], dict[str, str]]] = []
+    if plain and roots:
+        out.extend(((a,), headers(bare_address(a))) for a in plain)  # each its own References
+    elif plain:
+        out.append((plain, dict(listed)))
     for to, b in zip(mail.to, bare, strict=True):
         reply = replies.get(b)
         if reply is not None:
-            out.append(((to,), {"Reply-To": reply}))
+            out.append(((to,), {**headers(b), "Reply-To": reply}))
+    return out
+
+
+def list_id(config: Config, game: str) -> str:
+    """The game's ``List-Id`` (RFC 2919): one per game and judge, so that a mail client files
+    or filters a game's mails: ``"CODE game" <game.code.domain>``."""
+    def atom(text: str, keep: str = "-") -> str:
+        return "".join(c if c.isascii() and (c.isalnum() or c in keep) else "-" for c in text.lower())
+
+    label = f"{atom(game)}.{atom(config.code)}.{atom(config.domain, '-.')}"
+    return f'"{config.code} {game}" <{label}>'
+
+
+def thread_roots(session: Session, game: str) -> dict[str, str]:
+    """Bare address (lower case) -> the Message-ID of the start mail that reader got for
+    ``game`` (the newest, should a game of that name have started before): the game's later
+    mails name it in ``References``, so a mail client threads them under it."""
+    rows = session.execute(select(OutboxMessage.to_addr, OutboxMessage.message_id)
+                           .where(OutboxMessage.game == game, OutboxMessage.kind == "start")
+                           .order_by(OutboxMessage.id)).all()
+    out: dict[str, str] = {}
+    for to, message_id in rows:
+        out[bare_address(to)] = message_id
     return out
 
 

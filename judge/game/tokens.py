@@ -4,7 +4,8 @@ signed on to the game, without the ``SIGNON`` line.
 
 The address is the judge's with a tag: ``judge+<id>-<mac>@domain``. ``id`` is the member's
 ``Player`` row and ``mac`` the first 20 letters (100 bits) of the base32 HMAC-SHA256, keyed
-with the judge's secret (:func:`judge.config.judge_secret`), of the game's name, the row and
+with the judge's key (:func:`judge.store.keys.reply_key`: kept in the database, so a restored
+backup keeps every address working), of the game's name, the row and
 the member's stored password hash. So it cannot be guessed or made from another, it is
 another for every game and member, and it changes by itself when the password does (``SET
 PASSWORD`` stores a new hash, with a new salt) and when someone else takes the power over (a
@@ -30,10 +31,11 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from email.utils import getaddresses
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
-from ..config import Config, judge_secret
+from ..config import Config, file_secret
 from ..store.games import MASTER, OBSERVER, PLAYER, Game, Player
+from ..store.keys import reply_key
 
 MAC_LETTERS = 20
 
@@ -56,8 +58,12 @@ def reply_address(config: Config, game: Game, player: Player) -> str | None:
     is not active)."""
     if not game.reply_play or not player.active:
         return None
+    session = object_session(game)
+    if session is None:
+        raise ValueError(f"game {game.name!r} is not in a session: its reply addresses need the judge's key")
+    key = reply_key(session, config.secret, lambda: file_secret(config))
     local, _, domain = config.address.rpartition("@")
-    return f"{local}+{player.id}-{_mac(judge_secret(config), game.name, player)}@{domain}"
+    return f"{local}+{player.id}-{_mac(key, game.name, player)}@{domain}"
 
 
 _ROLE_RANK: dict[str, int] = {PLAYER: 0, MASTER: 1, OBSERVER: 2}

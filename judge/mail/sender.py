@@ -10,8 +10,9 @@ Contract::
 
 Each worker (``sender_connections`` of them on a relay, one for a Maildir or a given
 transport) claims a few due rows at a time by writing this process's node id into
-``claimed_by`` (``FOR UPDATE SKIP LOCKED`` where the database has it), delivers them in id
-order and marks each one "sent": the update is staged on the worker's own connection just
+``claimed_by`` (``FOR UPDATE SKIP LOCKED`` where the database has it), leaving those written
+after a mail of their game that still waits (so a game's mails leave in the order they were
+written, :func:`held_back`), delivers them in id order and marks each one "sent": the update is staged on the worker's own connection just
 before the DATA's closing dot goes out (the transport's ``ready``) and committed the moment
 the relay's 250 is read, so that commit, with no lock left to wait for, is the whole window
 in which a crash can send a mail twice (then byte for byte the same, Message-ID included). A process that dies leaves its claims behind; the next process to start on this
@@ -52,6 +53,7 @@ from .transport import DeliveryError, Transport, transport_for
 log = logging.getLogger(__name__)
 
 CLAIM_BATCH = 16
+CLAIM_ROUNDS = 8  # batches a claim looks through when every row of one is held back
 _MARK_SENT = (update(OutboxMessage).where(OutboxMessage.id == bindparam("row_id"))
               .values(status=OutboxStatus.SENT, sent_at=bindparam("now"), attempts=OutboxMessage.attempts + 1,
                       last_error=None, claimed_by=None))
@@ -67,6 +69,28 @@ def claim_statement(now: datetime, limit: int) -> Select[tuple[OutboxMessage]]:
             .where(text(QUEUE_WHERE),
                    or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
             .order_by(OutboxMessage.id).limit(limit).with_for_update(skip_locked=True))
+
+
+def held_back(session: Session, rows: list[OutboxMessage], now: datetime) -> list[OutboxMessage]:
+    """``rows`` (just selected for a claim) without those written after a pending mail of
+    the same game that waits for a retry or is in another worker's hands: a game's mails
+    leave in the order they were written, so after a relay's refusal or outage a player's
+    results never arrive before the acknowledgement of their orders. One query on the
+    ``game`` index for the games of the batch."""
+    games = {row.game for row in rows if row.game is not None}
+    if not games:
+        return rows
+    taken = {row.id for row in rows}
+    first_waiting: dict[str, int] = {}
+    for game, row_id in session.execute(
+            select(OutboxMessage.game, OutboxMessage.id)
+            .where(OutboxMessage.game.in_(games), OutboxMessage.status == "pending",
+                   OutboxMessage.id < max(taken),
+                   or_(OutboxMessage.next_attempt_at > now, OutboxMessage.claimed_by.is_not(None)))
+            .order_by(OutboxMessage.id)):
+        if game is not None and row_id not in taken:
+            first_waiting.setdefault(game, row_id)
+    return [row for row in rows if row.game is None or row.id < first_waiting.get(row.game, row.id + 1)]
 
 
 class Sender:
@@ -116,11 +140,20 @@ class Sender:
     # -- one row's life ------------------------------------------------------------------------
 
     def claim(self, limit: int = CLAIM_BATCH) -> list[OutboxMessage]:
-        """Take up to ``limit`` of the oldest due, unclaimed pending rows for this process."""
+        """Take up to ``limit`` of the oldest due, unclaimed pending rows for this process,
+        but none written after a mail of the same game that still waits (:func:`held_back`)."""
         node_id = self._ensure_node()
         with self.factory() as session, session.begin():
             now = utcnow()
-            rows = list(session.scalars(claim_statement(now, limit)))
+            skipped: list[int] = []
+            for _ in range(CLAIM_ROUNDS):  # a batch all held back: look past it
+                statement = claim_statement(now, limit)
+                found = list(session.scalars(statement.where(OutboxMessage.id.not_in(skipped)) if skipped
+                                             else statement))
+                rows = held_back(session, found, now)
+                if rows or len(found) < limit:
+                    break
+                skipped.extend(row.id for row in found)
             for row in rows:
                 row.claimed_by = node_id
             return rows

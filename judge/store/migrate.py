@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 
 MODEL_MODULES = ("judge.store.mail", "judge.store.games", "judge.store.nodes", "judge.store.ratelimit",
                  "judge.store.held", "judge.store.pictures", "judge.store.ratings",
-                 "judge.store.confirmations")
+                 "judge.store.confirmations", "judge.store.keys")
 
 
 def import_models() -> None:
@@ -40,9 +41,10 @@ def alembic_config() -> AlembicConfig:
     return cfg
 
 
-def upgrade(url: str, revision: str = "head") -> None:
+def upgrade(url: str, revision: str = "head", *, data_dir: Path | None = None) -> None:
     """Upgrade the database at ``url`` to ``revision`` (default: the newest), in one
-    transaction.
+    transaction. ``data_dir`` is the judge's data folder, for the migrations that take what
+    was kept there into the database (``0019_judge_key``: the reply-address key).
 
     On SQLite, Alembic's batch mode rebuilds a table to change it (copy, drop, rename); with
     foreign keys enforced, dropping the old ``game`` table would cascade to its players and
@@ -60,6 +62,7 @@ def upgrade(url: str, revision: str = "head") -> None:
                 with conn.begin():
                     cfg = alembic_config()
                     cfg.attributes["connection"] = conn
+                    cfg.attributes["data_dir"] = data_dir
                     command.upgrade(cfg, revision)
                     if sqlite:
                         broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()

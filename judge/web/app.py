@@ -3,7 +3,8 @@
 Routes (``links.py`` builds them): ``/`` the games; ``/ratings`` and ``/ratings/<map>`` the
 skill ratings (:mod:`.ratings`, no addresses); ``/games/<game>`` a game's phases and
 its centres by year; ``/games/<game>/<phase>`` a phase's picture, results text and public
-press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself. Pages are plain HTML
+press; ``/games/<game>/<phase>.png`` and ``.svg`` the picture itself; ``/metrics`` the
+judge's state for Prometheus (``metrics.py``). Pages are plain HTML
 (no JavaScript) from ``templates/web/``. Only what players have been mailed is shown
 (``archive.py``). Every request opens its own session; pages only read.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from threading import Lock
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -27,14 +29,15 @@ from starlette.routing import Route
 
 from ..config import Config
 from ..maps import load_map
+from ..render import section as render_section
 from ..render.links import game_path, phase_path, ratings_path
 from ..render.markup import render_markup
 from ..render.pictures import phase_picture, svg_to_png
 from ..store.base import make_engine, make_sessionmaker
-from ..store.games import Game, Role
+from ..store.games import FINISHED, TERMINATED, Game, Role
 from ..store.pictures import mailed_png, store_picture, stored_picture
 from ..store.ratings import OVERALL
-from . import archive
+from . import archive, metrics
 from . import ratings as rating_pages
 
 
@@ -148,8 +151,15 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
         return Response(png if ext == "png" else svg.encode("utf-8"), media_type=media,
                         headers={"Cache-Control": "public, max-age=300"})
 
+    scraped = metrics.registry(maker, config)
+
+    def metrics_page(request: Request) -> Response:
+        """The Prometheus text (a plain function: its queries run in a worker thread)."""
+        return Response(metrics.exposition(scraped), media_type=CONTENT_TYPE_LATEST)
+
     routes = [
         Route("/", index),
+        Route("/metrics", metrics_page),
         Route("/ratings", ratings_page),
         Route("/ratings/{map}", ratings_page),
         Route("/games/{game}", game_page),
@@ -164,8 +174,23 @@ def create_app(config: Config, *, sessions: sessionmaker[Session] | None = None)
 
 def _game_line(session: Session, game: Game) -> dict[str, object]:
     board = archive.game_board(game).map
-    return {"name": game.name, "map": board.title, "status": game.status, "phase": game.phase or "",
-            "players": sum(1 for p in game.players if p.role == Role.PLAYER and p.active)}
+    over = game.status in (FINISHED, TERMINATED)
+    return {"name": game.name, "map": board.title, "status": game.status, "phase": "" if over else game.phase or "",
+            "players": sum(1 for p in game.players if p.role == Role.PLAYER and p.active),
+            "ended": _ending(game)}
+
+
+def _ending(game: Game) -> str | None:
+    """How a finished or terminated game ended (solo, draw, concession, terminated), in the
+    sentence its final mail said it; None while it goes on."""
+    if game.status == TERMINATED:
+        how, powers = "terminated", []
+    elif game.status == FINISHED:
+        how = game.ending or ("victory" if len(game.winners) == 1 else "draw")
+        powers = list(game.winners)
+    else:
+        return None
+    return render_section("all/ending", how=how, game=game.name, powers=powers).strip()
 
 
 def serve(config: Config) -> None:

@@ -34,7 +34,16 @@ from ..game.disclosure import public_text
 from ..game.view import entries_from_json
 from ..maps import load_board
 from ..render.pictures import DRAWING
-from ..store.games import FORMING, Game, PhaseRecord, all_games, find_game, phase_records
+from ..store.games import (
+    FINISHED,
+    FORMING,
+    TERMINATED,
+    Game,
+    PhaseRecord,
+    all_games,
+    find_game,
+    phase_records,
+)
 from ..store.mail import OutboxMessage, OutboxStatus
 from ..store.pictures import picture_key
 
@@ -125,10 +134,11 @@ def public_records(session: Session, game: Game, *, public: bool = True) -> list
 
 
 def phases(session: Session, game: Game) -> list[PhaseEntry]:
-    """The public phases of ``game``, then its current phase if it has started."""
+    """The public phases of ``game``, then its current phase if it has started and is not
+    over (a finished game's next phase never comes)."""
     cal = calendar_of(game_board(game))
     out = [PhaseEntry(r.phase, cal.long_name(Phase.parse(r.phase)), True) for r in public_records(session, game)]
-    if game.status != FORMING and game.phase and game.position and game.phase not in {e.code for e in out}:
+    if game.status not in (FORMING, FINISHED, TERMINATED) and game.phase and game.position and game.phase not in {e.code for e in out}:
         out.append(PhaseEntry(game.phase, cal.long_name(Phase.parse(game.phase)), False))
     return out
 

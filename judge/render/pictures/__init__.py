@@ -28,7 +28,7 @@ __all__ = ["DRAWING", "Art", "ArtError", "Picture", "board_svg", "check_art", "l
 
 #: The drawing's edition: stored pictures (the web archive's) are kept under it, so a change
 #: to how a phase is drawn (layout, art, colours) must change it, and they are drawn anew.
-DRAWING = "2026-12-03.2"  # the legend counts centres as the rules do (Hong Kong)
+DRAWING = "2026-12-03.3"  # the legend counts centres as the rules do (Hong Kong); labels never under a unit
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,45 @@ def tint(colour: str, base: str = LAND_COLOUR, share: float = 0.55) -> str:
     return "#" + "".join(f"{round(cv * share + bv * (1 - share)):02x}" for cv, bv in zip(c, b, strict=True))
 
 
+#: A label's text about its point (10 px Liberation Sans, capitalised abbreviation): the
+#: width a letter takes, and the height above (capitals) and below (descenders) the point.
+LABEL_LETTER, LABEL_ABOVE, LABEL_BELOW = 5.6, 3.7, 5.5
+#: Where a label goes when a unit marker covers its place: nearer first, below before above.
+LABEL_STEPS = tuple((dx, dy) for r in (4, 8, 12, 16, 20, 24, 30, 36)
+                    for dx, dy in ((0, r), (0, -r), (r, 0), (-r, 0), (r, r), (-r, r), (r, -r), (-r, -r)))
+
+Box = tuple[float, float, float, float]
+
+
+def _mark_box(u: UnitMark) -> Box:
+    """The box a unit marker covers (``board.svg.j2``'s shapes, the build ring included)."""
+    if u.state == "built":
+        half_w = half_h = 12.5
+    elif u.type == "A":
+        half_w = half_h = 7.0 if u.state == "dislodged" else 8.5
+    else:
+        half_w, half_h = (9.0, 5.0) if u.state == "dislodged" else (11.0, 6.0)
+    return u.x - half_w, u.y - half_h, u.x + half_w, u.y + half_h
+
+
+def _label_point(abbr: str, point: Point, marks: list[Box]) -> Point:
+    """Where the province's name is drawn: its art's point, or the nearest place from there
+    that no unit marker covers (a name is never drawn under a unit)."""
+    half_w = LABEL_LETTER * len(abbr) / 2
+
+    def free(x: float, y: float) -> bool:
+        return not any(x - half_w < right and left < x + half_w and y - LABEL_ABOVE < bottom and top < y + LABEL_BELOW
+                       for left, top, right, bottom in marks)
+
+    x, y = point
+    if free(x, y):
+        return point
+    for dx, dy in LABEL_STEPS:
+        if free(x + dx, y + dy):
+            return x + dx, y + dy
+    return point
+
+
 def _dark(colour: str) -> bool:
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return 0.299 * r + 0.587 * g + 0.114 * b < 110
@@ -119,6 +158,9 @@ def board_svg(board: Board, position: Position, adjudication: Adjudication | Non
             x, y = dislodged_point(art, o.unit.location)
             units.append(UnitMark(x, y, o.unit.type, o.unit.power, o.unit.location, colours[o.unit.power], "removed"))
             crosses.append((x, y))
+    boxes = [_mark_box(u) for u in units]
+    for p in provinces:
+        p["label"] = _label_point(str(p["abbr"]), p["label"], boxes)  # type: ignore[arg-type]
     maker = ArrowMaker(m, art, results)
     arrows: list[Arrow] = [a for a in (maker.arrow(r) for r in results) if a is not None]
     counts = tally(board, shown)

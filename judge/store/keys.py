@@ -1,0 +1,61 @@
+"""The judge's keys kept in the database, so that a backup of the database is all a restore
+needs (issue 27): today one, ``reply``, the key that signs the players' reply addresses
+(:mod:`judge.game.tokens`).
+
+Contract::
+
+    from judge.store.keys import reply_key
+    key = reply_key(session, configured, seed)   # bytes; made (or taken from seed()) once
+
+``configured`` (``[judge] secret`` in the configuration), when set, is the key and nothing
+is stored (the operator keeps it with the configuration). Otherwise the key is the row
+``judge_key`` ``reply``: migration ``0019_judge_key`` copies it from an existing
+``<data_dir>/secret`` (the file earlier judges made), and the first process that needs it and
+finds none makes one (``seed()``, the caller's reading of that file, else at random) in a
+savepoint; two processes doing so at once
+agree on the one that was committed first.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from sqlalchemy import String, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from .base import Base
+
+REPLY = "reply"
+_MEMO = "judge_key.reply"
+
+
+class JudgeKey(Base):
+    """One named key of the judge (hex text)."""
+
+    __tablename__ = "judge_key"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+def reply_key(session: Session, configured: str = "", seed: Callable[[], str | None] = lambda: None) -> bytes:
+    """The key that signs reply addresses (see the module docstring); read once a session."""
+    if configured:
+        return configured.encode()
+    known = session.info.get(_MEMO)
+    if isinstance(known, bytes):
+        return known
+    value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
+    if value is None:
+        made = seed() or secrets.token_hex(32)
+        try:
+            with session.begin_nested():
+                session.add(JudgeKey(name=REPLY, value=made))
+            value = made
+        except IntegrityError:
+            value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
+            assert value is not None
+    session.info[_MEMO] = value.encode()
+    return session.info[_MEMO]  # type: ignore[no-any-return]
