@@ -267,7 +267,8 @@ def test_list_shows_press_and_missed_deadlines(judge: Judge) -> None:
     assert "   Master                         gm@example.org" in reply.body
     judge.tick("dt", 300)
     _master(judge, "set grey/white, no partial")
-    lines = judge.reply("someone@example.org", "list dt").body.splitlines()
-    assert "      Press:  Grey/White, No Partial, No Fake" in lines
-    assert "   France     move      1   -100  p2@example.org" in lines, "a missed phase: -100 (GET dedsystems)"
+    body = judge.reply("someone@example.org", "list dt").body
+    lines = body.splitlines()
+    assert "      Press:  Grey/White, No Partial, No Fake" in body
+    assert "\n   France     move      1   -100  p2@example.org" in body, "a missed phase: -100 (GET dedsystems)"
     assert "The numbers after each power: how many deadlines its player has missed in this" in lines
