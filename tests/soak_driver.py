@@ -101,6 +101,7 @@ RESULT_RE = re.compile(r"^(?:> ?)?(?:Movement results|Retreat orders|Adjustment 
 ECHO_RE = re.compile(r"^(?:Movement|Retreat|Adjustment) orders for .*\((\w+)\.(\d{3})\)$", re.MULTILINE)
 NUMBERED_RE = re.compile(r"^(?:> ?)?\S.*\((\w+)\.(\d{3})\)\s*$", re.MULTILINE)
 TAG_RE = re.compile(r"<[^>]+>")
+CONFIRM_RE = re.compile(r"^\s*CONFIRM (\S+)\s*$", re.MULTILINE)
 #: Mails that are no notice of a change: each reader gets at most one notice per mail.
 # Mails that are not notices of the mail's commands: a phase's own mails (results, the orders entered
 # in advance that a new phase applies), press, a game's start and end, PREDICT's answer.
@@ -314,16 +315,24 @@ class Soak:
         return self.mail(self.power_of(power), self.signon(power) + text, acting=power)
 
     def observe(self, address: str, password: str) -> None:
-        """An observer joins the game. (The one place to adapt when observers must confirm
-        their address first: issue 23, "identity before limits".)"""
-        self.mail(address, f"observe {self.name} {password}")
+        """An observer joins the game: OBSERVE, whose reply asks the address to confirm, then
+        the confirmation from that address (issue 23, "identity before limits")."""
+        self.confirm(address, self.mail(address, f"observe {self.name} {password}"))
 
     def change_address(self, power: str, new: str) -> None:
-        """The player of ``power`` moves to the address ``new``. (The other place to adapt
-        when a new address must confirm first: issue 23, "identity before limits".)"""
+        """The player of ``power`` moves to the address ``new``, which confirms first."""
         self.addresses.add(new)
-        self.player(power, f"set address {new}")
+        self.confirm(new, self.player(power, f"set address {new}"))
         self.players[power] = self.power_of(power)
+
+    def confirm(self, address: str, asked: Sent) -> None:
+        """``address`` confirms the request its mail from ``asked`` names (``CONFIRM <token>``)."""
+        for m in asked.mails:
+            token = CONFIRM_RE.search(m.body) if m.to.lower() == address.lower() else None
+            if token is not None:
+                self.mail(address, f"confirm {token.group(1)}")
+                return
+        self.problem("confirm", f"{asked.label}: no confirmation request reached {address}")
 
     def press_text(self, author: str | None, grey: bool) -> str:
         self.tokens += 1
