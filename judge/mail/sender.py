@@ -84,7 +84,7 @@ def held_back(session: Session, rows: list[OutboxMessage], now: datetime) -> lis
     first_waiting: dict[str, int] = {}
     for game, row_id in session.execute(
             select(OutboxMessage.game, OutboxMessage.id)
-            .where(OutboxMessage.game.in_(games), OutboxMessage.status == "pending",
+            .where(OutboxMessage.game.in_(games), OutboxMessage.status == OutboxStatus.PENDING,
                    OutboxMessage.id < max(taken),
                    or_(OutboxMessage.next_attempt_at > now, OutboxMessage.claimed_by.is_not(None)))
             .order_by(OutboxMessage.id)):

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from . import queues
 from .games import Game
-from .mail import InboxMessage, OutboxMessage
+from .mail import InboxMessage, InboxStatus, OutboxMessage, OutboxStatus
 from .nodes import Node
 
 ACTIVE = ("active",)  # a forming game waits for players, not for the judge
@@ -93,17 +93,17 @@ def check(session: Session, config: Settings, now: datetime) -> Health:
                                f"{config.node_timeout_seconds:g} s{'' if last is None else ', last ' + last.isoformat()})")
     since = now - timedelta(hours=config.status_recent_hours)
     quarantined = session.scalar(select(func.count()).select_from(InboxMessage).where(
-        InboxMessage.status == "quarantined", InboxMessage.received_at >= since)) or 0
+        InboxMessage.status == InboxStatus.QUARANTINED, InboxMessage.received_at >= since)) or 0
     if quarantined:
         report.problems.append(f"inbox: {quarantined} mail(s) quarantined in the last "
                                f"{config.status_recent_hours:g} h (judge mail list inbox)")
     failed = session.scalar(select(func.count()).select_from(OutboxMessage).where(
-        OutboxMessage.status == "failed", OutboxMessage.created_at >= since)) or 0
+        OutboxMessage.status == OutboxStatus.FAILED, OutboxMessage.created_at >= since)) or 0
     if failed:
         report.problems.append(f"outbox: {failed} mail(s) failed in the last {config.status_recent_hours:g} h "
                                "(judge mail list outbox)")
     waiting = session.execute(select(func.count(), func.max(OutboxMessage.id)).where(
-        OutboxMessage.status == "pending", OutboxMessage.attempts > 0, OutboxMessage.last_error.is_not(None))).one()
+        OutboxMessage.status == OutboxStatus.PENDING, OutboxMessage.attempts > 0, OutboxMessage.last_error.is_not(None))).one()
     report.relay_waiting = int(waiting[0] or 0)
     if report.relay_waiting:
         report.relay_error = session.scalar(select(OutboxMessage.last_error).where(OutboxMessage.id == waiting[1])) or ""
