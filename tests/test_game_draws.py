@@ -236,11 +236,17 @@ def test_a_nodias_draw_leaves_out_the_bots_power_unless_every_voter_names_it(jud
     assert judge.game("dt").winners == ["Austria", "England"]
 
 
-def test_a_game_of_the_bots_alone_is_not_ended_by_votes(judge: Judge) -> None:
+def test_a_person_alone_with_the_bots_cannot_draw_and_bots_alone_are_not_ended_by_votes(judge: Judge) -> None:
     start_standard(judge)
-    _only(judge, {"France": ["A par"], "Germany": ["A ber"]})
+    _only(judge, {"Austria": ["A vie"], "France": ["A par"], "Germany": ["A ber"]})
     _bot_plays_france(judge)
     as_power(judge, "Germany", "resign")
     judge.reply("gm@example.org", "signon Mdt gmpw\nset bot germany")
     as_power(judge, "Austria", "set draw")
+    assert judge.game("dt").status == ACTIVE, "a draw is agreed by two players at least: the bot agrees to none"
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset nodias")
+    as_power(judge, "Austria", "set draw A")
+    assert judge.game("dt").status == ACTIVE, "nor a one-way draw to the lone player"
+    as_power(judge, "Austria", "resign")
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset bot austria")
     assert judge.game("dt").status == ACTIVE

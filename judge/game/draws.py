@@ -21,8 +21,11 @@ a draw or a concession up, except where the judge's bot plays it (``SET BOT``, `
 a practice game; :func:`judge.game.botseats.plays`): the bot never votes, and as njudge counts
 the votes of the powers with players, the survivors the bot plays are left out of the count.
 They are still survivors: a DIAS draw includes them, a concession may go to one of them, and
-in NoDIAS a draw includes one only where every voter's list does. It takes at least one vote:
-a game whose survivors are all the bot's is not ended by votes. Votes are secret until the game ends (only the voter's reply
+in NoDIAS a draw includes one only where every voter's list does. A draw takes the votes of
+two players at least where the bot's powers survive (the bot agrees to no draw, so a person
+alone with them cannot declare one, even a one-way NoDIAS draw to themselves; conceding to a
+bot's power they can): a practice game ends by a solo, a concession or TERMINATE. A game whose
+survivors are all the bot's is not ended by votes. Votes are secret until the game ends (only the voter's reply
 tells what the vote means) and count for one phase: processing the phase clears them, and
 so does the master's SET DIAS or SET NODIAS (the votes meant something else).
 """
@@ -198,6 +201,8 @@ def agreed_draw(view: GameView) -> list[str]:
     voters = _voters(view)
     if not voting or any(power not in voters or not voters[power].draw_vote for power in voting):
         return []
+    if len(voting) < min(2, len(alive)):
+        return []  # a person alone with the bot's powers: no one agreed with them
     if view.game.dias:
         return alive
     drawn = set(alive)
