@@ -49,8 +49,11 @@ def test_the_bot_in_a_seat_is_rated_as_bot_and_a_rebuild_gives_the_same(live: Li
                                                             "Turkey": ["A con"]},
                                "centres": {"France": ["par"], "Germany": ["ber"], "Turkey": ["con"]}})
     run(live, powers["France"], "signon Fbrt pw\nset draw")
+    before = len(live.relay.messages)
     run(live, powers["Germany"], "signon Gbrt pw\nset draw")
     assert live.game_value("brt", "ending") == "draw", "the bot's power holds no draw up"
+    final = next(m for m in map(harness.Mail.of, live.relay.messages[before:]) if "Draw Declared" in m.subject)
+    assert "Turkey, played by the judge's bot, had no vote." in final.body
     assert live.game_value("brt", "winners") == ["France", "Germany", "Turkey"], "DIAS: every survivor"
 
     kept = {ladder: ratings(live, ladder) for ladder in (OVERALL, "standard")}
