@@ -9,12 +9,13 @@ same values.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import test_e2e_harness as harness
 from test_e2e_daily import set_position
 from test_e2e_harness import LiveJudge, start_game
-from test_e2e_ratings import GM, exported_games, judge_cli, rated_games, ratings, run, spring_1901
+from test_e2e_ratings import GM, judge_cli, rated_games, ratings, run, spring_1901
 
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.ratings import OVERALL, RatingChange
@@ -65,8 +66,8 @@ def test_the_bot_in_a_seat_is_rated_as_bot_and_a_rebuild_gives_the_same(live: Li
     assert 0 < turkey < france and abs(overall["bot"][0] - 25.0 - turkey) < 1e-9, "half the seat each"
     assert changes_of(live, "bot") == [(OVERALL, ["Turkey"], 0.5), ("standard", ["Turkey"], 0.5)]
     assert changes_of(live, powers["Turkey"]) == [(OVERALL, ["Turkey"], 0.5), ("standard", ["Turkey"], 0.5)]
-    seats = {power: shares for power, shares in
-             ((s["power"], s["shares"]) for s in exported_games(live, tmp_path)[0][1])}  # type: ignore[union-attr]
+    exported = json.loads(judge_cli(live, tmp_path, "export").stdout)["games"]
+    seats = {s["power"]: s["shares"] for s in exported[0]["seats"]}
     assert seats["Turkey"] == {powers["Turkey"]: 0.5, "bot": 0.5}
 
     mu, sigma, _ = overall["bot"]
