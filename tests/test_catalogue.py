@@ -170,7 +170,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "player/map_sent": {"game": "dt", "filename": "dt-S1901M.png"},
     "all/game_over": {"winners": ["France"], "predicted": False},
     # -- game life part B ---------------------------------------------------------------------------
-    "all/game_end": {**SUMMARY, "header": HEADER, "how": "draw", "winners": ["France", "Italy"], "dias": False,
+    "all/game_end": {**SUMMARY, "header": HEADER, "how": "draw", "winners": ["France", "Italy"], "dias": False, "unvoted": ["Turkey"],
                      "title": "Movement for Spring of 1901"},
     "all/rolled_back": {"header": HEADER, "game": "dt", "seq": 2, "withdrawn": ["F1901M"], "resumed": True,
                         "restored": ["France"], "kind_name": "Movement", "season": "Fall of 1901",

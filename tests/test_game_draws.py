@@ -184,3 +184,69 @@ def test_changing_dias_drops_the_votes(judge: Judge) -> None:
     reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset nodias")
     assert "was already set so" in reply.body
     assert all(r.kind == "reply" for r in judge.mail("gm@example.org", "signon Mdt gmpw\nset nodias"))
+
+
+def _bot_plays_france(judge: Judge) -> None:
+    as_power(judge, "France", "resign")
+    reply = judge.reply("gm@example.org", "signon Mdt gmpw\nset bot france")
+    assert "The judge's bot takes the seat of France" in reply.body
+
+
+def test_a_power_the_bot_plays_does_not_vote_and_holds_no_dias_draw_up(judge: Judge) -> None:
+    start_standard(judge)
+    _only(judge, AEF)
+    _bot_plays_france(judge)
+    as_power(judge, "Austria", "set draw")
+    rows = as_power(judge, "England", "set draw")
+    game = judge.game("dt")
+    assert (game.status, game.ending, game.winners) == (FINISHED, "draw", ["Austria", "England", "France"])
+    ending = next(r for r in rows if r.kind == "ending")
+    assert "Every surviving power with a player voted for the draw" in ending.body
+    assert "France, played by the judge's bot, had no vote." in " ".join(ending.body.split())
+
+
+def test_a_game_is_conceded_by_the_powers_with_players_even_to_the_bots(judge: Judge) -> None:
+    start_standard(judge)
+    _only(judge, {"Austria": ["A vie", "A bud", "A tri"], "England": ["F lon"], "France": ["A par"]})
+    _bot_plays_france(judge)
+    rows = as_power(judge, "England", "set concede Austria")
+    game = judge.game("dt")
+    assert (game.status, game.ending, game.winners) == (FINISHED, "concession", ["Austria"])
+    assert "France, played by the judge's bot, had no vote." in " ".join(
+        next(r for r in rows if r.kind == "ending").body.split())
+
+    start_standard(judge, "du")
+    with judge.factory() as s, s.begin():
+        row = find_game(s, "du")
+        assert row is not None
+        row.position = {"phase": "S1905M", "units": {"Austria": ["A vie"], "France": ["A par", "A mar"]},
+                        "centres": {"Austria": ["vie"], "France": ["par", "mar"]}}
+        row.phase = "S1905M"
+    as_power(judge, "France", "resign", name="du")
+    judge.reply("gm@example.org", "signon Mdu gmpw\nset bot france")
+    as_power(judge, "Austria", "set concede France", name="du")
+    assert judge.game("du").winners == ["France"], "conceded to the bot's power"
+
+
+def test_a_nodias_draw_leaves_out_the_bots_power_unless_every_voter_names_it(judge: Judge) -> None:
+    _nodias(judge)
+    _bot_plays_france(judge)
+    as_power(judge, "Austria", "set draw AE")
+    as_power(judge, "England", "set draw AEF")
+    assert judge.game("dt").winners == ["Austria", "England"]
+
+
+def test_a_person_alone_with_the_bots_cannot_draw_and_bots_alone_are_not_ended_by_votes(judge: Judge) -> None:
+    start_standard(judge)
+    _only(judge, {"Austria": ["A vie"], "France": ["A par"], "Germany": ["A ber"]})
+    _bot_plays_france(judge)
+    as_power(judge, "Germany", "resign")
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset bot germany")
+    as_power(judge, "Austria", "set draw")
+    assert judge.game("dt").status == ACTIVE, "a draw is agreed by two players at least: the bot agrees to none"
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset nodias")
+    as_power(judge, "Austria", "set draw A")
+    assert judge.game("dt").status == ACTIVE, "nor a one-way draw to the lone player"
+    as_power(judge, "Austria", "resign")
+    judge.reply("gm@example.org", "signon Mdt gmpw\nset bot austria")
+    assert judge.game("dt").status == ACTIVE

@@ -11,7 +11,8 @@ matched whole (njudge's prefix search would list every address on the judge). A 
 listed only if the sender may know who holds it (:func:`judge.game.disclosure.sees_identities`):
 a place in a gunboat game that is not over only to that game's master, signed on (a ``From``
 header proves nothing, so not even to the address itself). ``RATING`` alone is the
-sender's; ``RATINGS`` gives the top of the overall ladder, ``RATINGS map`` of a map's.
+sender's, ``RATING bot`` the judge's bot's (rated as one player wherever it played a seat);
+``RATINGS`` gives the top of the overall ladder, ``RATINGS map`` of a map's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from .. import render
 from ..game import disclosure, ratings, records
 from ..maps import available_maps, load_map
-from ..ratings import Rating, fresh
+from ..ratings import BOT, Rating, fresh
 from ..store.games import MASTER, OBSERVER, Player, players_with_address
 from ..store.ratings import OVERALL, player_ratings
 from .outcome import Call, Outcome, said
@@ -53,9 +54,10 @@ def _record_text(call: Call, address: str) -> str:
 
 
 def rating(call: Call) -> Outcome:
-    """``RATING [address]``: the skill ratings of an address (the sender's by default)."""
+    """``RATING [address]``: the skill ratings of an address (the sender's by default), or
+    ``RATING bot``: the judge's bot's."""
     words = [w.strip(",;<>").lower() for w in call.cmd.args]
-    if words and "@" not in words[0]:
+    if words and "@" not in words[0] and words[0] != BOT:
         return call.error(render.refusal("whois_not_addresses", words=words[:1]))
     return said(_rating_text(call, words[0] if words else call.sender))
 

@@ -17,7 +17,15 @@ survivors that every voter's list (with the voter, when left out) contains, prov
 contains each voter who named himself; a draw of one power is a concession to it.
 
 A survivor without a player (resigned, ejected, not yet taken over) cannot vote, so it holds
-a draw or a concession up. Votes are secret until the game ends (only the voter's reply
+a draw or a concession up, except where the judge's bot plays it (``SET BOT``, ``SET CD BOT``,
+a practice game; :func:`judge.game.botseats.plays`): the bot never votes, and as njudge counts
+the votes of the powers with players, the survivors the bot plays are left out of the count.
+They are still survivors: a DIAS draw includes them, a concession may go to one of them, and
+in NoDIAS a draw includes one only where every voter's list does. A draw takes the votes of
+two players at least where the bot's powers survive (the bot agrees to no draw, so a person
+alone with them cannot declare one, even a one-way NoDIAS draw to themselves; conceding to a
+bot's power they can): a practice game ends by a solo, a concession or TERMINATE. A game whose
+survivors are all the bot's is not ended by votes. Votes are secret until the game ends (only the voter's reply
 tells what the vote means) and count for one phase: processing the phase clears them, and
 so does the master's SET DIAS or SET NODIAS (the votes meant something else).
 """
@@ -32,7 +40,7 @@ from .. import render
 from ..config import Config
 from ..engine import centre_counts
 from ..store.games import PLAYER, Player
-from . import ending
+from . import botseats, ending
 from .errors import GameError
 from .mails import Mail
 from .takeover import alive_powers
@@ -166,30 +174,40 @@ def _voters(view: GameView) -> dict[str, Player]:
     return {p.power: p for p in view.members(PLAYER) if p.active and p.power}
 
 
+def _voting(view: GameView, alive: list[str]) -> list[str]:
+    """The survivors whose votes count: all but those the judge's bot plays."""
+    return [power for power in alive if not botseats.plays(view, power)]
+
+
 def concession(view: GameView) -> str | None:
-    """The power every other survivor concedes to (each having a player), or None."""
+    """The power every other voting survivor concedes to (each having a player), or None."""
     alive = alive_powers(view)
+    voting = _voting(view, alive)
     voters = _voters(view)
-    if len(alive) < 2 or any(power not in voters for power in alive):
+    if len(alive) < 2 or any(power not in voters for power in voting):
         return None
     for power in alive:
-        if all(voters[other].concede_to == power for other in alive if other != power):
+        others = [other for other in voting if other != power]
+        if others and all(voters[other].concede_to == power for other in others):
             return power
     return None
 
 
 def agreed_draw(view: GameView) -> list[str]:
-    """The draw every surviving power's vote allows, the largest one (see the module
+    """The draw every voting survivor's vote allows, the largest one (see the module
     docstring), in map order; empty if there is none."""
     alive = alive_powers(view)
+    voting = _voting(view, alive)
     voters = _voters(view)
-    if not alive or any(power not in voters or not voters[power].draw_vote for power in alive):
+    if not voting or any(power not in voters or not voters[power].draw_vote for power in voting):
         return []
+    if len(voting) < min(2, len(alive)):
+        return []  # a person alone with the bot's powers: no one agreed with them
     if view.game.dias:
         return alive
     drawn = set(alive)
     selfish: set[str] = set()
-    for power in alive:
+    for power in voting:
         named = set(voters[power].draw_powers or alive) & set(alive)
         if power in named:
             selfish.add(power)

@@ -23,11 +23,12 @@ from ..config import Config
 from ..engine import Phase
 from ..store.base import utcnow
 from ..store.games import FINISHED, PLAYER, TERMINATED
-from . import ratings
+from . import botseats, ratings
 from .diary import diaries_of
 from .lateness import stop_clock
 from .mails import Mail, per_zone
 from .summary import summary
+from .takeover import alive_powers
 from .view import GameView
 
 log = logging.getLogger(__name__)
@@ -66,13 +67,15 @@ def finish(view: GameView, config: Config, how: str, winners: Sequence[str], *,
 
 
 def final_mails(view: GameView, config: Config, how: str, winners: Sequence[str], during: Phase) -> list[Mail]:
-    """The final mail to everyone (see the module docstring)."""
+    """The final mail to everyone (see the module docstring); a draw's or a concession's
+    names the survivors the judge's bot played, which had no vote (:mod:`.draws`)."""
     session, game = view.session, view.game
+    unvoted = [p for p in alive_powers(view) if botseats.plays(view, p)] if how in (DRAW, CONCESSION) else []
 
     def mail(reveal: bool) -> Callable[[render.GameContext], render.Rendered]:
         def build(ctx: render.GameContext) -> render.Rendered:
             return render.game_end_mail(ctx, how, winners, summary(session, view, reveal=reveal, through=during),
-                                        during, dias=game.dias)
+                                        during, dias=game.dias, unvoted=unvoted)
         return build
 
     mails = per_zone(view, config, view.members(), mail(True), ENDING_KIND, masked=mail(False))

@@ -221,13 +221,15 @@ ENDINGS = {"victory": "Game Over", "draw": "Draw Declared", "concession": "Conce
 
 
 def game_end_mail(ctx: GameContext, how: str, powers: Sequence[str], summary: Summary, during: Phase, *,
-                  dias: bool = True) -> Rendered:
+                  dias: bool = True, unvoted: Sequence[str] = ()) -> Rendered:
     """To everyone: the game is over (``how`` is ``victory``, ``draw``, ``concession`` or
-    ``terminated``; ``powers`` won or drew) ``during`` that phase, and its summary. The
-    subject names that phase (``PYJD:game - F1907M Game Over``)."""
+    ``terminated``; ``powers`` won or drew) ``during`` that phase, and its summary; ``unvoted``:
+    the survivors the judge's bot played, which had no vote. The subject names that phase
+    (``PYJD:game - F1907M Game Over``)."""
     if how not in ENDINGS:
         raise ValueError(f"how must be one of {tuple(ENDINGS)}, not {how!r}")
     body = render("all/game_end", header=ctx.header_for(None, None), how=how, winners=list(powers), dias=dias,
+                  unvoted=list(unvoted),
                   title=ctx.calendar.long_name(during), **summary_values(ctx, summary))
     return Rendered(f"{ctx.judge_code}:{ctx.game} - {during.code} {ENDINGS[how]}", body)
 
