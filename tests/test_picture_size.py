@@ -27,7 +27,7 @@ def test_a_result_mail_with_its_picture_is_light(name: str) -> None:
     board = load_board(name)
     phases = list(play(board, initial_position(board.map), 7, 10))
     busiest = max(phases, key=lambda p: len(p.position.units))
-    png = phase_picture(board.map, busiest.position, busiest.adjudication, game="light").png
+    png = phase_picture(board, busiest.position, busiest.adjudication, game="light").png
     width, _ = struct.unpack(">II", png[16:24])
     assert width == load_art(board.map).width, "the picture keeps the map's full size"
     assert png[25] == PALETTE, "a palette PNG"
