@@ -1,5 +1,6 @@
 """PNG from the SVG, through resvg (``resvg-py`` on PyPI: a wheel with the Rust renderer
-inside, no system library needed), then made a palette PNG with Pillow.
+inside, no system library needed), then made a palette PNG with Pillow. A board's picture is
+composed from its kept board and small tiles (``compose.py``), not rasterised whole.
 
 The picture is flat colours (a few dozen: land, sea, the powers', lines and text) and their
 anti-aliased edges, so 64 colours chosen by octree, without dithering, keep it as legible as
