@@ -56,5 +56,5 @@ def test_no_label_under_a_unit(name: str) -> None:
     board = load_board(name)
     found: set[str] = set()
     for phase in play(board, initial_position(board.map), 11, 24):
-        found.update(collisions(phase_picture(board.map, phase.position, phase.adjudication).svg))
+        found.update(collisions(phase_picture(board, phase.position, phase.adjudication).svg))
     assert not found, sorted(found)

@@ -43,8 +43,10 @@ ET.register_namespace("", SVG_NS)
 TILED = ("labels", "centres", "units", "orders", "legend")
 #: How far each kind of tile reaches beyond its element's points (strokes, markers, arcs).
 UNIT_REACH, CENTRE_REACH, ORDER_REACH = 17, 7, 12
-#: Tiles kept per process (a few kilobytes each).
-KEPT_TILES = 8192
+#: Tiles kept per process, the least recently used dropped first (a name's or a unit's tile is
+#: a few kilobytes, an order's up to some tens: at most some tens of megabytes in all; each
+#: kept board is two full-size RGBA images, about 8 MB for Standard, and its masks).
+KEPT_TILES = 2048
 
 Rasterise = Callable[[str], bytes]
 Box = tuple[int, int, int, int]
