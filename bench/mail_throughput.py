@@ -431,7 +431,7 @@ def main() -> None:
                         help="judges on the one database for the ingest, the clients spread over them")
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--picture-games", type=int, default=500,
-                        help="games due at once with pictures on (each PNG costs about 0.1 s of CPU)")
+                        help="games due at once with pictures on (each PNG costs some 25 ms of CPU, the board kept)")
     parser.add_argument("--url", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-deadlines", action="store_true")

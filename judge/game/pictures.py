@@ -7,7 +7,8 @@ either way, so mapping tools read it unchanged. The picture of a past phase is d
 from its record (the position before it and its stored orders, adjudicated again: the engine
 is a pure function), of the current phase from the position alone.
 
-Drawing the SVG takes a few milliseconds; making the PNG from it about a tenth of a second.
+Drawing the SVG takes a few milliseconds; making the PNG from it some 25 ms (the board kept,
+``judge/render/pictures/compose.py``), more for a process's first picture of a map.
 So a mail is queued with the picture's SVG and waits (``held``) while :class:`PictureStage`
 makes the PNG outside the transaction that processed the phase (which holds the game's
 lock, and on SQLite the one write lock): the PNG is made after the commit, stored, and the

@@ -1,5 +1,6 @@
 """PNG from the SVG, through resvg (``resvg-py`` on PyPI: a wheel with the Rust renderer
-inside, no system library needed), then made a palette PNG with Pillow.
+inside, no system library needed), then made a palette PNG with Pillow. A board's picture is
+composed from its kept board and small tiles (``compose.py``), not rasterised whole.
 
 The picture is flat colours (a few dozen: land, sea, the powers', lines and text) and their
 anti-aliased edges, so 64 colours chosen by octree, without dithering, keep it as legible as
@@ -20,6 +21,8 @@ from pathlib import Path
 import resvg_py
 from PIL import Image
 
+from .compose import Composer
+
 COLOURS = 64
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -31,16 +34,33 @@ def font_files() -> tuple[str, ...]:
     return tuple(str(p) for p in sorted(FONTS.glob("*.ttf")))
 
 
+@cache
+def composer() -> Composer:
+    """This process's composer: its kept boards and tiles (``compose.py``)."""
+    from . import DRAWING
+
+    return Composer(full_png, DRAWING)
+
+
 def svg_to_png(svg: str) -> bytes:
-    """The palette PNG of ``svg`` at its own size."""
-    return palette_png(full_png(svg))
+    """The palette PNG of ``svg`` at its own size: a board's picture composed from its kept
+    board and tiles (``compose.py``), any other SVG rasterised whole."""
+    image = composer().compose(svg)
+    if image is None:
+        with Image.open(io.BytesIO(full_png(svg))) as whole:
+            image = whole.convert("RGB")
+    return palette_image(image)
 
 
 def palette_png(png: bytes) -> bytes:
     """``png`` (full colour) as a palette PNG of :data:`COLOURS` colours, undithered."""
     with Image.open(io.BytesIO(png)) as image:
-        reduced = image.convert("RGB").quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE,
-                                                dither=Image.Dither.NONE)
+        return palette_image(image.convert("RGB"))
+
+
+def palette_image(image: Image.Image) -> bytes:
+    """``image`` (RGB) as a palette PNG of :data:`COLOURS` colours, undithered."""
+    reduced = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     reduced.save(out, "PNG", compress_level=6)
     return out.getvalue()

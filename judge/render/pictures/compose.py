@@ -1,0 +1,302 @@
+"""A phase's picture made from the kept board and small tiles, not rasterised whole.
+
+Rasterising a whole picture takes resvg about 150 ms, most of it for the parts that never
+change: the sea, the provinces' shapes and borders, the decorations. So the picture of a
+``board.svg.j2`` SVG is composed (:func:`compose`):
+
+- **the board**, drawn once per map and size and kept in memory (:class:`KeptBoard`, keyed
+  by its own SVG text, which holds the map, the options that change it and the size, and
+  by :data:`~judge.render.pictures.DRAWING`): the sea and every province in its unowned
+  colour; a mask per supply centre's province (the only provinces with an owner); and
+  the borders and decorations on a transparent layer;
+- **the ownership tints**: each owned province's colour painted through its mask, then the
+  borders laid over them, as the whole SVG draws a province's fill under its border;
+- **the phase's own parts** (names, centres, units, orders and legend), each element drawn
+  alone by resvg on a tile just its size, at whole-pixel places so that every edge falls
+  as it does in the whole picture, and laid on in the SVG's order; the tiles that come
+  again (a name, a centre or a unit in the same colour, the same place) are kept too.
+
+The result differs from the whole SVG rasterised only in the anti-aliased edges where a
+tint meets its border (``tests/test_picture_compose.py`` bounds the difference on each
+map). An SVG that is not a board's picture is rasterised whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import re
+import threading
+import xml.etree.ElementTree as ET
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops
+
+from .board import FILL, LAND_COLOUR
+
+SVG_NS = "http://www.w3.org/2000/svg"
+ET.register_namespace("", SVG_NS)
+#: The layers drawn as tiles, in the SVG's order; everything before them is the board.
+TILED = ("labels", "centres", "units", "orders", "legend")
+#: How far each kind of tile reaches beyond its element's points (strokes, markers, arcs).
+UNIT_REACH, CENTRE_REACH, ORDER_REACH = 17, 7, 12
+#: Tiles kept per process, the least recently used dropped first (a name's or a unit's tile is
+#: a few kilobytes, an order's up to some tens: at most some tens of megabytes in all; each
+#: kept board is two full-size RGBA images, about 8 MB for Standard, and its masks).
+KEPT_TILES = 2048
+
+Rasterise = Callable[[str], bytes]
+Box = tuple[int, int, int, int]
+
+
+def _tag(name: str) -> str:
+    return f"{{{SVG_NS}}}{name}"
+
+
+def _xml(element: ET.Element) -> str:
+    return ET.tostring(element, encoding="unicode").replace(f' xmlns="{SVG_NS}"', "")
+
+
+def _attrs(element: ET.Element) -> str:
+    return "".join(f' {k}="{_escape(v)}"' for k, v in element.attrib.items() if not k.startswith("data-"))
+
+
+def _escape(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def _open(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    return image.convert("RGBA")
+
+
+@dataclass(frozen=True)
+class KeptBoard:
+    """A board drawn once: ``base`` (sea and unowned provinces), each owned province's
+    shape as ``masks[abbr] = (box, mask)`` (drawn when first owned), and ``lines`` (borders
+    and decorations); ``head`` is its SVG's opening tag."""
+
+    head: str
+    border: str
+    base: Image.Image
+    masks: dict[str, tuple[Box, Image.Image]]
+    decor: Image.Image
+
+
+class Composer:
+    """Composes pictures, keeping boards and tiles; one per process (:data:`COMPOSER`)."""
+
+    def __init__(self, rasterise: Rasterise, drawing: str) -> None:
+        self.rasterise = rasterise
+        self.drawing = drawing
+        self._boards: dict[str, KeptBoard] = {}
+        self._tiles: OrderedDict[str, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def compose(self, svg: str) -> Image.Image | None:
+        """The picture of ``svg`` (RGB), or None when ``svg`` is not a board's picture."""
+        try:
+            root = ET.fromstring(svg)
+        except ET.ParseError:
+            return None
+        groups = {g.get("id"): g for g in root if g.tag == _tag("g")}
+        if "provinces" not in groups or not all(name in groups for name in TILED):
+            return None
+        width, height = int(float(root.get("width", "0"))), int(float(root.get("height", "0")))
+        head = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
+                f' font-family="{_escape(root.get("font-family", ""))}">')
+        sea = next((e for e in root if e.tag == _tag("rect")), None)
+        board = self._board(head, sea, groups["provinces"], groups.get("decor"))
+        picture = board.base.copy()
+        for path in groups["provinces"]:
+            kind, fill = path.get("data-kind", ""), path.get("fill", "")
+            if fill != FILL.get(kind, LAND_COLOUR):
+                box, mask = self._mask(board, path.get("data-province", ""), path.get("d", ""))
+                picture.paste(fill, box, mask)
+        picture.alpha_composite(board.decor)
+        defs = next((e for e in root if e.tag == _tag("defs")), None)
+        font = _escape(root.get("font-family", ""))
+        for name in TILED:
+            group = groups[name]
+            wrap = _attrs(group)
+            if name == "legend":
+                self._lay_legend(picture, font, group)
+                continue
+            extra = _xml(defs) if name == "orders" and defs is not None else ""
+            for element in group:
+                reach = _box(name, element, group)
+                if reach is not None:
+                    self._lay(picture, font, extra, f"<g{wrap}>{_xml(element)}</g>", reach)
+        return picture.convert("RGB")
+
+    def _lay(self, picture: Image.Image, font: str, defs: str, body: str, box: Box) -> None:
+        """Draw ``body`` on a tile covering ``box`` and lay it on ``picture``."""
+        left, top, right, bottom = (max(box[0], 0), max(box[1], 0), min(box[2], picture.width),
+                                    min(box[3], picture.height))
+        if right <= left or bottom <= top:
+            return
+        w, h = right - left, bottom - top
+        svg = (f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
+               f' font-family="{font}">{defs}{body}</svg>')
+        with self._lock:
+            tile = self._tiles.get(svg)
+            if tile is not None:
+                self._tiles.move_to_end(svg)
+        if tile is None:
+            tile = _open(self.rasterise(svg))
+            with self._lock:
+                self._tiles[svg] = tile
+                while len(self._tiles) > KEPT_TILES:
+                    self._tiles.popitem(last=False)
+        picture.alpha_composite(tile, (left, top))
+
+    def _lay_legend(self, picture: Image.Image, font: str, group: ET.Element) -> None:
+        """The legend, element by element: its frame, the power names and the map's title
+        come again in every picture, a count in many, so only the title is drawn anew."""
+        wrap = _attrs(group)
+        match = re.search(r"translate\(\s*[-\d.]+\s*,\s*([-\d.]+)", group.get("transform", ""))
+        top = float(match.group(1)) if match else 0.0
+        for element in group:
+            if element.tag == _tag("g"):
+                inner = _attrs(element)
+                for child in element:
+                    box = _legend_box(child, top, picture.width)
+                    self._lay(picture, font, "", f"<g{wrap}><g{inner}>{_xml(child)}</g></g>", box)
+            else:
+                self._lay(picture, font, "", f"<g{wrap}>{_xml(element)}</g>", _legend_box(element, top, picture.width))
+
+    def _board(self, head: str, sea: ET.Element | None, provinces: ET.Element,
+               decor: ET.Element | None) -> KeptBoard:
+        """The kept board of this picture, drawn now if this process has not drawn it."""
+        wrap = _attrs(provinces)
+        unowned = []
+        for path in provinces:
+            plain = ET.Element(_tag("path"), {"d": path.get("d", ""),
+                                              "fill": FILL.get(path.get("data-kind", ""), LAND_COLOUR)})
+            unowned.append(_xml(plain))
+        sea_xml = _xml(sea) if sea is not None else ""
+        decor_xml = _xml(decor) if decor is not None else ""
+        base_svg = f"{head}{sea_xml}<g{wrap}>{''.join(unowned)}</g></svg>"
+        key = hashlib.sha256(f"{self.drawing}\n{base_svg}\n{decor_xml}".encode()).hexdigest()
+        with self._lock:
+            kept = self._boards.get(key)
+        if kept is not None:
+            return kept
+        base = _open(self.rasterise(base_svg))
+        decor_layer = _open(self.rasterise(f"{head}{decor_xml}</svg>"))
+        kept = KeptBoard(head, wrap, base, {}, decor_layer)
+        with self._lock:
+            self._boards[key] = kept
+        return kept
+
+    def _mask(self, board: KeptBoard, abbr: str, shape: str) -> tuple[Box, Image.Image]:
+        """Province ``abbr``'s mask on ``board`` (its fill less its own border, so the tint
+        leaves the border drawn), made the first time the province is owned."""
+        with self._lock:
+            kept = board.masks.get(abbr)
+        if kept is not None:
+            return kept
+        d = _escape(shape)
+        box = _around(_path_points(shape), 2) if not re.search(r"[a-y]", shape) else None
+        left, top, right, bottom = box if box is not None else (0, 0, board.base.width, board.base.height)
+        head = board.head.replace(f'viewBox="0 0 {board.base.width} {board.base.height}"',
+                                  f'viewBox="{left} {top} {right - left} {bottom - top}"').replace(
+            f'width="{board.base.width}" height="{board.base.height}"',
+            f'width="{right - left}" height="{bottom - top}"')
+        fill = _open(self.rasterise(f'{head}<path d="{d}" fill="#000" fill-rule="evenodd"/></svg>'))
+        border = _open(self.rasterise(f'{head}<g{board.border}><path d="{d}" fill="none"/></g></svg>'))
+        kept = ((left, top, right, bottom),
+                ImageChops.multiply(fill.getchannel("A"), ImageChops.invert(border.getchannel("A"))))
+        with self._lock:
+            board.masks[abbr] = kept
+        return kept
+
+
+def _legend_box(element: ET.Element, top: float, width: int) -> Box:
+    """The whole-pixel box of a legend's element (a rectangle or a line of text) drawn
+    ``top`` pixels down."""
+    x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+    if element.tag == _tag("rect"):
+        w, h = float(element.get("width", "0")), float(element.get("height", "0"))
+        return math.floor(x - 2), math.floor(top + y - 2), math.ceil(x + w + 2), math.ceil(top + y + h + 2)
+    size = float(element.get("font-size", "12"))
+    reach = 0.7 * size * len(element.text or "") + size
+    anchor = element.get("text-anchor", "start")
+    left, right = ((x - reach, x + size) if anchor == "end" else (x - reach / 2, x + reach / 2)
+                   if anchor == "middle" else (x - size, x + reach))
+    return (max(math.floor(left), 0), math.floor(top + y - 1.5 * size), min(math.ceil(right), width),
+            math.ceil(top + y + size))
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_COMMAND = re.compile(r"([MLQCSTHVZAmlqcsthvza])([^MLQCSTHVZAmlqcsthvza]*)")
+
+
+def _path_points(d: str) -> list[tuple[float, float]]:
+    """Points whose box holds path data ``d``: every point it passes or bends toward (a
+    curve lies within its control points), an arc's ends widened by its radii."""
+    points: list[tuple[float, float]] = []
+    x = y = 0.0
+    for command, args in _COMMAND.findall(d):
+        numbers = [float(n) for n in _NUMBER.findall(args)]
+        relative, kind = command.islower(), command.upper()
+        if kind == "Z":
+            continue
+        if kind in "HV":
+            for n in numbers:
+                if kind == "H":
+                    x = x + n if relative else n
+                else:
+                    y = y + n if relative else n
+                points.append((x, y))
+            continue
+        if kind == "A":
+            for i in range(0, len(numbers) - 6, 7):
+                rx, ry, ex, ey = numbers[i], numbers[i + 1], numbers[i + 5], numbers[i + 6]
+                x, y = (x + ex, y + ey) if relative else (ex, ey)
+                points.extend(((x - rx, y - ry), (x + rx, y + ry), (x - 2 * rx, y - 2 * ry), (x + 2 * rx, y + 2 * ry)))
+            continue
+        start_x, start_y = x, y
+        per = {"M": 2, "L": 2, "T": 2, "Q": 4, "S": 4, "C": 6}[kind]
+        for i in range(0, len(numbers) - 1, 2):
+            px, py = numbers[i], numbers[i + 1]
+            if relative:
+                px, py = start_x + px, start_y + py
+            points.append((px, py))
+            if (i + 2) % per == 0:
+                x, y = px, py
+                start_x, start_y = x, y
+    return points
+
+
+def _around(points: list[tuple[float, float]], reach: float) -> Box | None:
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (math.floor(min(xs) - reach), math.floor(min(ys) - reach),
+            math.ceil(max(xs) + reach), math.ceil(max(ys) + reach))
+
+
+def _box(layer: str, element: ET.Element, group: ET.Element) -> Box | None:
+    """The whole-pixel box an element of a tiled layer draws in."""
+    if layer == "labels":
+        size = float(group.get("font-size", "10"))
+        x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+        half = 0.75 * size * len(element.text or "") / 2 + size
+        return math.floor(x - half), math.floor(y - 1.5 * size), math.ceil(x + half), math.ceil(y + size)
+    if layer == "centres":
+        x, y, r = (float(element.get(k, "0")) for k in ("cx", "cy", "r"))
+        return _around([(x, y)], r + CENTRE_REACH)
+    if layer == "units":
+        match = re.search(r"translate\(\s*([-\d.]+)\s*,\s*([-\d.]+)", element.get("transform", ""))
+        return _around([(float(match.group(1)), float(match.group(2)))], UNIT_REACH) if match else None
+    points: list[tuple[float, float]] = []
+    for e in element.iter():
+        if e.get("d"):
+            points.extend(_path_points(e.get("d", "")))
+        if e.get("cx") is not None:
+            points.append((float(e.get("cx", "0")), float(e.get("cy", "0"))))
+    return _around(points, ORDER_REACH)

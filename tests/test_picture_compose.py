@@ -1,0 +1,78 @@
+"""Issue 27, item 5: a phase's picture is composed from its map's board, drawn once per
+process and kept, and tiles of the phase's own parts (``judge/render/pictures/compose.py``),
+and looks as the whole SVG rasterised does: on a mid-game phase of every map, no more than a
+small share of pixels differ visibly, and those only at the edges of owned provinces."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from judge.engine import initial_position
+from judge.maps import load_board
+from judge.randomgame import play
+from judge.render.pictures import DRAWING, load_art, phase_picture
+from judge.render.pictures.compose import Composer
+from judge.render.pictures.png import full_png, svg_to_png
+
+#: A pixel differs visibly when a channel differs by more than this (of 255).
+VISIBLE = 48
+#: The share of pixels allowed to differ visibly (anti-aliased edges of owned provinces).
+SHARE = 0.01
+#: The mean difference allowed over the whole picture (of 255).
+MEAN = 1.5
+
+
+def _mid_game(name: str) -> list[str]:
+    board = load_board(name)
+    phases = list(play(board, initial_position(board.map), 4, 24))
+    return [phase_picture(board, p.position, p.adjudication, game=f"{name}-mid").svg for p in phases[-3:]]
+
+
+@pytest.mark.parametrize("name", ["standard", "colonial", "oceania"])
+def test_the_composed_picture_looks_as_the_whole_one(name: str) -> None:
+    svg = _mid_game(name)[0]
+    whole = Image.open(io.BytesIO(full_png(svg))).convert("RGB")
+    composed = Composer(full_png, DRAWING).compose(svg)
+    assert composed is not None, "a board's picture is composed"
+    assert composed.size == whole.size
+    difference = ImageChops.difference(whole, composed)
+    levels = difference.convert("L").histogram()
+    pixels = whole.width * whole.height
+    per_channel = [difference.getchannel(c).histogram() for c in range(3)]
+    visible = max(sum(h[VISIBLE + 1:]) for h in per_channel)
+    mean = sum(i * n for i, n in enumerate(levels)) / pixels
+    assert visible / pixels < SHARE, f"{name}: {visible} pixels differ visibly"
+    assert mean < MEAN, f"{name}: mean difference {mean:.2f}"
+
+
+def test_the_board_is_drawn_once_per_map_and_a_phase_draws_only_small_tiles() -> None:
+    drawn: list[tuple[int, int]] = []
+
+    def rasterise(svg: str) -> bytes:
+        png = full_png(svg)
+        with Image.open(io.BytesIO(png)) as image:
+            drawn.append(image.size)
+        return png
+
+    composer = Composer(rasterise, DRAWING)
+    first, second, third = _mid_game("standard")
+    composer.compose(first)
+    width = load_art(load_board("standard").map).width
+    assert any(w == width for w, _ in drawn), "the first picture draws the board"
+    drawn.clear()
+    composer.compose(second)
+    composer.compose(third)
+    assert drawn, "a phase's own parts are drawn"
+    assert all(w * h < width * 100 for w, h in drawn), f"a later phase drew a large piece: {max(drawn)}"
+
+
+def test_an_svg_that_is_no_board_is_rasterised_whole() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">'
+           '<rect width="40" height="20" fill="#336699"/></svg>')
+    assert Composer(full_png, DRAWING).compose(svg) is None
+    with Image.open(io.BytesIO(svg_to_png(svg))) as image:
+        assert image.size == (40, 20)
+        assert image.convert("RGB").getpixel((5, 5)) == (0x33, 0x66, 0x99)
