@@ -21,14 +21,11 @@ from ...engine.position import Position
 from ...engine.results import Adjudication
 from .art import Art, ArtError, check_art, load_art, parse_art
 from .board import board_svg
+from .edition import DRAWING
 from .png import svg_to_png
 
 __all__ = ["DRAWING", "Art", "ArtError", "Picture", "board_svg", "check_art", "load_art", "parse_art",
            "phase_picture", "svg_to_png"]
-
-#: The drawing's edition: stored pictures (the web archive's) are kept under it, so a change
-#: to how a phase is drawn (layout, art, colours) must change it, and they are drawn anew.
-DRAWING = "2026-12-03.3"  # the legend counts centres as the rules do (Hong Kong); labels never under a unit
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ change: the sea, the provinces' shapes and borders, the decorations. So the pict
 
 - **the board**, drawn once per map and size and kept in memory (:class:`KeptBoard`, keyed
   by its own SVG text, which holds the map, the options that change it and the size, and
-  by :data:`~judge.render.pictures.DRAWING`): the sea and every province in its unowned
+  by :data:`~judge.render.pictures.edition.DRAWING`): the sea and every province in its unowned
   colour; a mask per supply centre's province (the only provinces with an owner); and
   the borders and decorations on a transparent layer;
 - **the ownership tints**: each owned province's colour painted through its mask, then the

@@ -22,6 +22,7 @@ import resvg_py
 from PIL import Image
 
 from .compose import Composer
+from .edition import DRAWING
 
 COLOURS = 64
 
@@ -37,8 +38,6 @@ def font_files() -> tuple[str, ...]:
 @cache
 def composer() -> Composer:
     """This process's composer: its kept boards and tiles (``compose.py``)."""
-    from . import DRAWING
-
     return Composer(full_png, DRAWING)
 
 
