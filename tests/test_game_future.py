@@ -69,6 +69,16 @@ def test_conditions_read_as_njudge_writes_them() -> None:
             read_condition(m, bad)
 
 
+def test_a_condition_names_a_power_of_two_words() -> None:
+    """Oceania's New Zealand, by name or adjective, and Marshall Islands (the soak's seed 17)."""
+    m = load_map("oceania")
+    start = initial_position(m)
+    nz = next(u.location for u in start.units.values() if u.power == "New Zealand")
+    assert holds(read_condition(m, f"New Zealander {nz}"), start)
+    assert holds(read_condition(m, f"new zealand army {nz} or fleet {nz}"), start)
+    assert not holds(read_condition(m, f"Marshall Islands {nz}"), start)
+
+
 def test_the_structure_and_its_errors() -> None:
     m = load_map("standard")
     reading = read_lines(m, ["IF lon", "A par - bur", "ELSE IF mos", "IF nothing here", "ENDIF", "ELSE",

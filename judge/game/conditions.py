@@ -113,11 +113,22 @@ def _is_place(m: Map, word: str) -> bool:
     return True
 
 
+def _named_power(m: Map, words: list[str]) -> tuple[str | None, list[str]]:
+    """A power spelled out in more than one word at the start of ``words`` (``New Zealander``,
+    ``Marshall Islands``), and the words after it; else None and ``words`` as they are."""
+    for n in range(len(words) - 1, 1, -1):
+        spelled = " ".join(words[:n]).lower()
+        for p in m.powers:
+            if spelled in (p.name.lower(), p.adjective.lower()):
+                return p.name, words[n:]
+    return None, words
+
+
 def _test(m: Map, words: list[str]) -> Test:
-    power: str | None = None
+    power, rest = _named_power(m, words)
     utype: str | None = None
     place: list[str] = []
-    for word in words:
+    for word in rest:
         low = word.lower()
         if low in _TYPES and utype is None:
             utype = _TYPES[low]
