@@ -173,16 +173,25 @@ def test_hostile_mime_gets_a_reply_that_says_so(migrated_url: str, tmp_path: Pat
 
 
 def test_the_direct_wire_form_is_the_email_packages(tmp_path: Path) -> None:
-    from judge.mail.outgoing import build_message, plain_wire_bytes, wire_bytes
+    from judge.mail.outgoing import build_message, direct_wire, wire_bytes
     from judge.store.base import utcnow
+    from judge.store.mail import Attachment
 
     config = make_config(tmp_path, "sqlite://", CaptureSMTP())
+    picture = Attachment(digest="d" * 64, filename="game-S1901M.png", content_type="image/png",
+                         data=bytes(range(256)) * 300, created_at=utcnow())
     for body in (f"{LONG}\nplain\n", "Grüße\n" + "x " * 600):
-        row = OutboxMessage(to_addr="Ann Player <ann@example.org>", kind="reply", message_id="<a@example.org>",
-                            subject="Re: TEST:game - S1901M a subject long enough to be folded by both writers "
-                                    "[Error Flag]", body=body, created_at=utcnow(), headers={"In-Reply-To": "<x@y>"})
-        fast = plain_wire_bytes(row, config)
-        assert fast is not None
-        assert fast == wire_bytes(build_message(row, config))
+        for files in ([], [picture]):
+            row = OutboxMessage(to_addr="Ann Player <ann@example.org>", kind="reply", message_id="<a@example.org>",
+                                subject="Re: TEST:game - S1901M a subject long enough to be folded by both writers "
+                                        "[Error Flag]", body=body, created_at=utcnow(),
+                                headers={"In-Reply-To": "<x@y>"})
+            row.files = files
+            fast = direct_wire(row, config)
+            assert fast is not None
+            assert fast.data == wire_bytes(build_message(row, config))
+            assert fast.eight_bit == (not body.isascii())
+            again = direct_wire(row, config)  # the picture's part encoded once, kept: the same bytes
+            assert again is not None and again.data == fast.data
     row.subject = "Grüße"
-    assert plain_wire_bytes(row, config) is None
+    assert direct_wire(row, config) is None

@@ -35,7 +35,7 @@ from typing import Protocol
 
 from ..config import Config
 from ..store.mail import OutboxMessage
-from .outgoing import bare_address, build_message, is_eight_bit, needs_smtputf8, plain_wire_bytes, wire_bytes
+from .outgoing import bare_address, build_message, direct_wire, is_eight_bit, needs_smtputf8, wire_bytes
 
 
 class DeliveryError(Exception):
@@ -120,14 +120,18 @@ class RelayTransport:
                 raise DeliveryError(f"the relay does not offer SMTPUTF8, which the address {to_addr} needs",
                                     stage="mail", permanent=True)
             options.append("SMTPUTF8")
-        data = plain_wire_bytes(row, config)
-        if data is None or b"Content-Transfer-Encoding: 8bit" in data[:data.find(b"\r\n\r\n")]:
+        wire = direct_wire(row, config)
+        if wire is not None and (not wire.eight_bit or conn.has_extn("8bitmime")):
+            data = wire.data
+            if wire.eight_bit:
+                options.append("BODY=8BITMIME")
+        else:
             msg = build_message(row, config)
             if is_eight_bit(msg) and conn.has_extn("8bitmime"):
                 options.append("BODY=8BITMIME")
             elif is_eight_bit(msg):
                 msg = build_message(row, config, seven_bit=True)
-            data = data if data is not None and "BODY=8BITMIME" in options else wire_bytes(msg)
+            data = wire_bytes(msg)
         try:
             self._transaction(conn, config.address, to_addr, options, data, ready)
         except DeliveryError as exc:
