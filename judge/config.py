@@ -9,7 +9,7 @@ Contract::
 Sections and keys (a key not listed here is an error naming it)::
 
     [judge]     code, address, keeper, timezone, data_dir, stop_seconds, health_seconds, secret,
-                pictures, game_process
+                pictures, game_process, picture_processes
     [database]  url
     [smtp]      host, port, max_message_bytes
     [relay]     host, port, user, password, starttls, timeout
@@ -102,6 +102,7 @@ class Config:
     status_overdue_minutes: float = 15.0
     status_recent_hours: float = 24.0
     game_process: bool | None = None  # None: in a process of its own on PostgreSQL only
+    picture_processes: int | None = None  # None: one where there is a core to spare
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir))
@@ -136,6 +137,7 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...]]] = {
     ("judge", "secret"): ("secret", (str,)),
     ("judge", "pictures"): ("pictures", (bool,)),
     ("judge", "game_process"): ("game_process", (bool,)),
+    ("judge", "picture_processes"): ("picture_processes", (int,)),
     ("database", "url"): ("database_url", (str,)),
     ("smtp", "host"): ("smtp_host", (str,)),
     ("smtp", "port"): ("smtp_port", (int,)),
@@ -226,6 +228,8 @@ def _check(config: Config) -> None:
         raise ConfigError(f"[judge] address must be a mail address, not {config.address!r}")
     if config.web_base_url and not config.web_base_url.startswith(("http://", "https://")):
         raise ConfigError(f"[web] base_url must start with http:// or https://, not {config.web_base_url!r}")
+    if config.picture_processes is not None and not 0 <= config.picture_processes <= 64:
+        raise ConfigError("[judge] picture_processes is 0 (pictures made in the judge's process) to 64")
     if config.reminder_hours < 0 or not 0 <= config.max_absence_days <= 31:
         raise ConfigError("[games] reminder_hours must not be negative, max_absence_days is 0 to 31")
     for name in ("smtp_port", "relay_port", "max_message_bytes", "sender_max_attempts", "sender_connections",

@@ -1,5 +1,6 @@
 """The game half of the judge server: the inbox reader with the command layer, the deadline
-scheduler and the picture stage, in the server's own process or in a process of its own.
+scheduler and the picture stage, in the server's own process or in a process of its own
+(the picture stage's PNGs made in processes of their own, :mod:`judge.picture_process`).
 
 Contract::
 
@@ -50,6 +51,7 @@ from .config import Config
 from .game.pictures import PictureStage
 from .logs import setup_logging
 from .mail.inbox import InboxProcessor, MailHandler
+from .picture_process import PicturePool, default_processes
 from .scheduler import GAME_QUEUE, DeadlineScheduler, DueQueue
 from .store.base import make_engine, make_sessionmaker
 from .worker import set_within
@@ -68,7 +70,10 @@ class GameWork:
     def __init__(self, factory: sessionmaker[Session], config: Config, handler: MailHandler,
                  queue: DueQueue, on_mail_queued: Callable[[], None]) -> None:
         self.on_mail_queued = on_mail_queued
-        self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued)
+        processes = config.picture_processes
+        self.drawing = PicturePool(default_processes() if processes is None else processes)
+        self.pictures = PictureStage(factory, config.sender_poll_seconds, on_made=on_mail_queued,
+                                     draw=self.drawing.draw)
         self.scheduler = DeadlineScheduler(factory, config, queue, on_processed=self._queued)
         self.processor = InboxProcessor(factory, config, handler, on_processed=self._processed,
                                         on_failure=answer_failure)
@@ -103,6 +108,7 @@ class GameWork:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        self.drawing.close()
 
 
 def _send(sock: socket.socket, what: bytes) -> None:

@@ -24,7 +24,7 @@ from ..config import Config
 from ..engine import Phase
 from ..render import GameContext, JudgeContext, Rendered
 from ..store.games import MASTER, OBSERVER, Player
-from ..store.mail import File, OutboxMessage, bare_address, queue_mail
+from ..store.mail import File, OutboxMessage, bare_address, queue_mail, store_files
 from . import disclosure, tokens
 from .view import GameView, game_row
 from .zones import game_zone, reader_zone, zone_name
@@ -67,10 +67,11 @@ def queue(session: Session, mails: Iterable[Mail], *, in_reply_to: str | None = 
     addressed to them with their own ``Reply-To`` (:func:`addressed`)."""
     for mail in mails:
         archive = mail.archive and mail.game is not None and mail.kind in PUBLIC_KINDS
+        files = store_files(session, mail.files) if mail.files else ()
         for to, headers in addressed(session, config, mail):
             queue_mail(session, to, mail.subject, mail.body, game=mail.game, phase=mail.phase,
                        kind=mail.kind, in_reply_to=in_reply_to if mail.kind == "reply" else None,
-                       archive=archive, headers=headers, files=mail.files)
+                       archive=archive, headers=headers, files=files)
             archive = False
 
 

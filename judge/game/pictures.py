@@ -12,13 +12,16 @@ Drawing the SVG takes a few milliseconds; making the PNG from it some 25 ms (the
 So a mail is queued with the picture's SVG and waits (``held``) while :class:`PictureStage`
 makes the PNG outside the transaction that processed the phase (which holds the game's
 lock, and on SQLite the one write lock): the PNG is made after the commit, stored, and the
-mails go. Several judge processes may make the same PNG; the first stored wins.
+mails go. The PNGs are made in processes of their own where the judge has a core to spare
+(:mod:`judge.picture_process`, ``[judge] picture_processes``), so a burst's pictures do
+not take turns with the game work and the sender. Several judge processes may make the
+same PNG; the first stored wins.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +36,7 @@ from .errors import GameError
 from .view import GameView, entries_from_json
 
 PNG = "image/png"
+Draw = Callable[[Sequence[str]], Iterable[bytes]]  # SVGs in, their PNGs out in order
 log = logging.getLogger(__name__)
 
 
@@ -43,13 +47,18 @@ def picture_file(view: GameView, position: Position, adjudication: Adjudication 
     return File(f"{view.name}-{position.phase.code}.png", PNG, source=picture.svg)
 
 
-def make_waiting(factory: sessionmaker[Session], limit: int = 8) -> int:
-    """Make the PNG of up to ``limit`` waiting pictures, each outside any transaction, and
-    let their mails go; how many were made."""
+def in_this_process(svgs: Sequence[str]) -> Iterator[bytes]:
+    """The PNG of each of ``svgs``, made here, one after another."""
+    return (svg_to_png(svg) for svg in svgs)
+
+
+def make_waiting(factory: sessionmaker[Session], limit: int = 8, draw: Draw = in_this_process) -> int:
+    """Make the PNG of up to ``limit`` waiting pictures, outside any transaction (by ``draw``:
+    here, or in picture processes, :mod:`judge.picture_process`), and let each picture's
+    mails go as soon as it is made; how many were made."""
     with factory() as session:
         waiting = waiting_attachments(session, limit)
-    for attachment_id, svg in waiting:
-        png = svg_to_png(svg)
+    for (attachment_id, _), png in zip(waiting, draw([svg for _, svg in waiting]), strict=True):
         with factory() as session, session.begin():
             released = complete_attachment(session, attachment_id, png)
         log.info("picture %d made (%d bytes), %d mails released", attachment_id, len(png), released)
@@ -60,8 +69,9 @@ class PictureStage:
     """Makes waiting pictures whenever woken, and every ``poll_seconds``, until cancelled."""
 
     def __init__(self, factory: sessionmaker[Session], poll_seconds: float,
-                 on_made: Callable[[], None] | None = None) -> None:
+                 on_made: Callable[[], None] | None = None, draw: Draw = in_this_process) -> None:
         self.factory = factory
+        self.draw = draw
         self.poll_seconds = poll_seconds
         self.on_made = on_made
         self._loop = WakeLoop()
@@ -71,7 +81,7 @@ class PictureStage:
         self._loop.wake()
 
     async def run(self) -> None:
-        await self._loop.run(lambda: make_waiting(self.factory), self.poll_seconds, self.on_made, log,
+        await self._loop.run(lambda: make_waiting(self.factory, draw=self.draw), self.poll_seconds, self.on_made, log,
                              "making pictures failed; retrying")
 
 

@@ -52,6 +52,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     insert,
     select,
     text,
@@ -225,16 +226,34 @@ _ATTACHMENT = cast(Table, Attachment.__table__)
 _QUEUE = insert(_OUTBOX)  # made once: every reply is queued through it
 
 
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """A file stored for the outbox by :func:`store_files`: its attachment row, and whether
+    its bytes are made (else the mails that carry it are held until they are)."""
+
+    id: int
+    ready: bool
+
+
+def store_files(session: Session, files: Sequence[File]) -> tuple[StoredFile, ...]:
+    """Store ``files`` (each once, by digest) in ``session``'s transaction, for
+    :func:`queue_mail` calls that all carry them: a phase's picture goes to every reader's
+    copy, and is looked up once, not once a copy."""
+    connection, now = session.connection(), utcnow()
+    return tuple(StoredFile(*_attachment(connection, f, now)) for f in files)
+
+
 def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: str, *,
                game: str | None = None, phase: str | None = None, kind: str = "reply",
                in_reply_to: str | None = None, archive: bool = False,
-               headers: dict[str, str] | None = None, files: Sequence[File] = ()) -> int:
+               headers: dict[str, str] | None = None, files: Sequence[File | StoredFile] = ()) -> int:
     """Insert one pending outbox row per distinct recipient in ``session``'s transaction (no
     commit); how many rows.
 
     ``in_reply_to`` (a Message-ID) becomes the In-Reply-To and References headers;
     ``headers`` are extra headers for the mail; ``archive`` makes the first row the game
-    archive's copy of the mail; ``files`` are attached to every row (stored once each).
+    archive's copy of the mail; ``files`` are attached to every row (stored once each; or
+    stored already, :func:`store_files`).
     Recipients without an address are skipped. The rows are inserted at once with plain
     statements (no ORM object to flush: every order mail queues its reply), so they are in
     the outbox in the order they were queued.
@@ -249,8 +268,8 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
     domain = session.info.get("mail_domain") or "localhost"
     now = utcnow()
     connection = session.connection()
-    stored = [_attachment(connection, f, now) for f in files]
-    status = OutboxStatus.PENDING if all(ready for _, ready in stored) else OutboxStatus.HELD
+    stored = [f if isinstance(f, StoredFile) else StoredFile(*_attachment(connection, f, now)) for f in files]
+    status = OutboxStatus.PENDING if all(f.ready for f in stored) else OutboxStatus.HELD
     rows = [{"to_addr": addr, "subject": subject, "body": body, "headers": dict(extra), "game": game, "phase": phase,
              "kind": kind, "created_at": now, "status": status, "attempts": 0, "next_attempt_at": now,
              "message_id": new_message_id(domain), "archived": archive and n == 0}
@@ -259,10 +278,13 @@ def queue_mail(session: Session, to: str | Iterable[str], subject: str, body: st
         connection.execute(_QUEUE, rows)
         return len(rows)
     ids = connection.execute(_QUEUE.returning(_OUTBOX.c.id, sort_by_parameter_order=True), rows).scalars().all()
-    attachments = dict.fromkeys(aid for aid, _ in stored)
+    attachments = dict.fromkeys(f.id for f in stored)
     connection.execute(insert(outbox_file), [{"outbox_id": row_id, "attachment_id": aid}
                                              for row_id in ids for aid in attachments])
     return len(rows)
+
+
+_FIND_ATTACHMENT = select(_ATTACHMENT.c.id, _ATTACHMENT.c.ready).where(_ATTACHMENT.c.digest == bindparam("digest"))
 
 
 def _attachment(connection: Connection, file: File, now: datetime) -> tuple[int, bool]:
@@ -270,8 +292,7 @@ def _attachment(connection: Connection, file: File, now: datetime) -> tuple[int,
     content, or a new one."""
     content = file.data if file.data or file.source is None else file.source.encode("utf-8")
     digest = hashlib.sha256(content).hexdigest()
-    found = connection.execute(select(_ATTACHMENT.c.id, _ATTACHMENT.c.ready)
-                               .where(_ATTACHMENT.c.digest == digest)).first()
+    found = connection.execute(_FIND_ATTACHMENT, {"digest": digest}).first()
     if found is not None:
         return int(found[0]), bool(found[1])
     made = connection.execute(insert(_ATTACHMENT).returning(_ATTACHMENT.c.id).values(

@@ -5,8 +5,8 @@ change: the sea, the provinces' shapes and borders, the decorations. So the pict
 ``board.svg.j2`` SVG is composed (:func:`compose`):
 
 - **the board**, drawn once per map and size and kept in memory (:class:`KeptBoard`, keyed
-  by its own SVG text, which holds the map, the options that change it and the size, and
-  by :data:`~judge.render.pictures.edition.DRAWING`): the sea and every province in its unowned
+  by what it draws: the picture's size, the sea, every province's shape and kind, the
+  decorations, and :data:`~judge.render.pictures.edition.DRAWING`): the sea and every province in its unowned
   colour; a mask per supply centre's province (the only provinces with an owner); and
   the borders and decorations on a transparent layer;
 - **the ownership tints**: each owned province's colour painted through its mask, then the
@@ -14,7 +14,9 @@ change: the sea, the provinces' shapes and borders, the decorations. So the pict
 - **the phase's own parts** (names, centres, units, orders and legend), each element drawn
   alone by resvg on a tile just its size, at whole-pixel places so that every edge falls
   as it does in the whole picture, and laid on in the SVG's order; the tiles that come
-  again (a name, a centre or a unit in the same colour, the same place) are kept too.
+  again (a name, a centre or a unit in the same colour, the same place) are kept too,
+  found by the elements they draw (tag, attributes, text), so a kept tile costs no XML
+  written.
 
 The result differs from the whole SVG rasterised only in the anti-aliased edges where a
 tint meets its border (``tests/test_picture_compose.py`` bounds the difference on each
@@ -23,7 +25,6 @@ map). An SVG that is not a board's picture is rasterised whole.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import re
@@ -50,6 +51,9 @@ KEPT_TILES = 2048
 
 Rasterise = Callable[[str], bytes]
 Box = tuple[int, int, int, int]
+#: What a tile draws: an element inside groups with these attributes (as :func:`_attrs`
+#: writes them), outermost first.
+Body = tuple[tuple[str, ...], ET.Element]
 
 
 def _tag(name: str) -> str:
@@ -62,6 +66,19 @@ def _xml(element: ET.Element) -> str:
 
 def _attrs(element: ET.Element) -> str:
     return "".join(f' {k}="{_escape(v)}"' for k, v in element.attrib.items() if not k.startswith("data-"))
+
+
+def _key(element: ET.Element) -> tuple[object, ...]:
+    """A hashable key of what ``element`` draws, made without writing XML: its tag,
+    attributes, text and tail, and its children's."""
+    return (element.tag, tuple(element.attrib.items()), element.text, element.tail,
+            tuple(_key(c) for c in element))
+
+
+def _body_xml(body: Body) -> str:
+    """The XML of ``body`` (see :data:`Body`)."""
+    wraps, element = body
+    return "".join(f"<g{w}>" for w in wraps) + _xml(element) + "</g>" * len(wraps)
 
 
 def _escape(value: str) -> str:
@@ -92,8 +109,8 @@ class Composer:
     def __init__(self, rasterise: Rasterise, drawing: str) -> None:
         self.rasterise = rasterise
         self.drawing = drawing
-        self._boards: dict[str, KeptBoard] = {}
-        self._tiles: OrderedDict[str, Image.Image] = OrderedDict()
+        self._boards: dict[tuple[object, ...], KeptBoard] = {}
+        self._tiles: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
         self._lock = threading.Lock()
 
     def compose(self, svg: str) -> Image.Image | None:
@@ -129,26 +146,28 @@ class Composer:
             for element in group:
                 reach = _box(name, element, group)
                 if reach is not None:
-                    self._lay(picture, font, extra, f"<g{wrap}>{_xml(element)}</g>", reach)
+                    self._lay(picture, font, extra, ((wrap,), element), reach)
         return picture.convert("RGB")
 
-    def _lay(self, picture: Image.Image, font: str, defs: str, body: str, box: Box) -> None:
-        """Draw ``body`` on a tile covering ``box`` and lay it on ``picture``."""
+    def _lay(self, picture: Image.Image, font: str, defs: str, body: Body, box: Box) -> None:
+        """Draw ``body`` (its elements inside nested groups with the given attributes) on a
+        tile covering ``box`` and lay it on ``picture``. A tile is kept by what it draws
+        (:func:`_key`), so a tile drawn before costs no XML written."""
         left, top, right, bottom = (max(box[0], 0), max(box[1], 0), min(box[2], picture.width),
                                     min(box[3], picture.height))
         if right <= left or bottom <= top:
             return
-        w, h = right - left, bottom - top
-        svg = (f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
-               f' font-family="{font}">{defs}{body}</svg>')
+        key = (font, defs, left, top, right, bottom, body[0], _key(body[1]))
         with self._lock:
-            tile = self._tiles.get(svg)
+            tile = self._tiles.get(key)
             if tile is not None:
-                self._tiles.move_to_end(svg)
+                self._tiles.move_to_end(key)
         if tile is None:
-            tile = _open(self.rasterise(svg))
+            w, h = right - left, bottom - top
+            tile = _open(self.rasterise(f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
+                                        f' font-family="{font}">{defs}{_body_xml(body)}</svg>'))
             with self._lock:
-                self._tiles[svg] = tile
+                self._tiles[key] = tile
                 while len(self._tiles) > KEPT_TILES:
                     self._tiles.popitem(last=False)
         picture.alpha_composite(tile, (left, top))
@@ -164,32 +183,31 @@ class Composer:
                 inner = _attrs(element)
                 for child in element:
                     box = _legend_box(child, top, picture.width)
-                    self._lay(picture, font, "", f"<g{wrap}><g{inner}>{_xml(child)}</g></g>", box)
+                    self._lay(picture, font, "", ((wrap, inner), child), box)
             else:
-                self._lay(picture, font, "", f"<g{wrap}>{_xml(element)}</g>", _legend_box(element, top, picture.width))
+                self._lay(picture, font, "", ((wrap,), element), _legend_box(element, top, picture.width))
 
     def _board(self, head: str, sea: ET.Element | None, provinces: ET.Element,
                decor: ET.Element | None) -> KeptBoard:
-        """The kept board of this picture, drawn now if this process has not drawn it."""
+        """The kept board of this picture, drawn now if this process has not drawn it (found
+        by what it draws, without writing its SVG)."""
         wrap = _attrs(provinces)
-        unowned = []
-        for path in provinces:
-            plain = ET.Element(_tag("path"), {"d": path.get("d", ""),
-                                              "fill": FILL.get(path.get("data-kind", ""), LAND_COLOUR)})
-            unowned.append(_xml(plain))
+        shapes = tuple((path.get("d", ""), FILL.get(path.get("data-kind", ""), LAND_COLOUR)) for path in provinces)
+        found = (self.drawing, head, wrap, _key(sea) if sea is not None else None, shapes,
+                 _key(decor) if decor is not None else None)
+        with self._lock:
+            kept = self._boards.get(found)
+        if kept is not None:
+            return kept
+        unowned = [_xml(ET.Element(_tag("path"), {"d": d, "fill": fill})) for d, fill in shapes]
         sea_xml = _xml(sea) if sea is not None else ""
         decor_xml = _xml(decor) if decor is not None else ""
         base_svg = f"{head}{sea_xml}<g{wrap}>{''.join(unowned)}</g></svg>"
-        key = hashlib.sha256(f"{self.drawing}\n{base_svg}\n{decor_xml}".encode()).hexdigest()
-        with self._lock:
-            kept = self._boards.get(key)
-        if kept is not None:
-            return kept
         base = _open(self.rasterise(base_svg))
         decor_layer = _open(self.rasterise(f"{head}{decor_xml}</svg>"))
         kept = KeptBoard(head, wrap, base, {}, decor_layer)
         with self._lock:
-            self._boards[key] = kept
+            self._boards[found] = kept
         return kept
 
     def _mask(self, board: KeptBoard, abbr: str, shape: str) -> tuple[Box, Image.Image]:
