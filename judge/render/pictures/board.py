@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+
+from markupsafe import Markup, escape
 
 from ...engine.adjustments import tally
 from ...engine.board import Board
@@ -48,6 +51,27 @@ class UnitMark:
     location: str
     colour: str
     state: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProvinceMark:
+    """A province drawn: its shape (escaped once, :func:`_shape`), its fill and owner, and
+    where its name goes."""
+
+    abbr: str
+    d: Markup
+    fill: str
+    kind: str
+    owner: str
+    label: Point
+    sea: bool
+
+
+@cache
+def _shape(d: str) -> Markup:
+    """A province's path data escaped for the SVG once, not in every picture (its shapes are
+    the map's: a few hundred kilobytes in all)."""
+    return escape(d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +144,7 @@ def board_svg(board: Board, position: Position, adjudication: Adjudication | Non
     shown = adjudication.next if adjudication is not None else position
     results = adjudication.results if adjudication is not None else ()
     colours: Mapping[str, str] = art.colours
-    provinces = []
+    provinces: list[tuple[str, str, str, str, Point]] = []
     for abbr, drawn in art.provinces.items():
         prov = m.provinces[abbr]
         owner = shown.owners.get(abbr) if prov.supply else None
@@ -129,8 +153,7 @@ def board_svg(board: Board, position: Position, adjudication: Adjudication | Non
             fill = tint(colours[owner])
         elif owner is not None and prov.kind == DUAL:
             fill = tint(colours[owner], CHAIN_COLOUR, 0.45)
-        provinces.append({"abbr": abbr, "d": drawn.shape, "fill": fill, "kind": prov.kind,
-                          "owner": owner or "", "label": drawn.label, "sea": prov.kind == SEA})
+        provinces.append((abbr, drawn.shape, fill, owner or "", drawn.label))
     centres = []
     for abbr in m.supply_centres:
         point = art.provinces[abbr].centre
@@ -159,8 +182,8 @@ def board_svg(board: Board, position: Position, adjudication: Adjudication | Non
             units.append(UnitMark(x, y, o.unit.type, o.unit.power, o.unit.location, colours[o.unit.power], "removed"))
             crosses.append((x, y))
     boxes = [_mark_box(u) for u in units]
-    for p in provinces:
-        p["label"] = _label_point(str(p["abbr"]), p["label"], boxes)  # type: ignore[arg-type]
+    marks = [ProvinceMark(abbr, _shape(d), fill, m.provinces[abbr].kind, owner, _label_point(abbr, label, boxes),
+                          m.provinces[abbr].kind == SEA) for abbr, d, fill, owner, label in provinces]
     maker = ArrowMaker(m, art, results)
     arrows: list[Arrow] = [a for a in (maker.arrow(r) for r in results) if a is not None]
     counts = tally(board, shown)
@@ -172,6 +195,6 @@ def board_svg(board: Board, position: Position, adjudication: Adjudication | Non
         width=art.width, map_height=art.height, height=art.height + LEGEND_HEIGHT,
         map_name=m.name, map_title=m.title, game=game, phase=drawn_phase.code,
         title=calendar.long_name(drawn_phase), adjudicated=adjudication is not None,
-        provinces=provinces, decor=art.decor, centres=centres, units=units, arrows=arrows,
+        provinces=marks, decor=art.decor, centres=centres, units=units, arrows=arrows,
         crosses=crosses, legend=legend, dark=_dark, sea_colour=SEA_COLOUR, land_colour=LAND_COLOUR,
     )
