@@ -525,6 +525,8 @@ def main() -> None:
     parser.add_argument("--url", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-deadlines", action="store_true")
+    parser.add_argument("--picture-processes", type=int, default=None,
+                        help="[judge] picture_processes (default: the judge's own default)")
     parser.add_argument("--relay", choices=("lean", "aiosmtpd"), default="lean",
                         help="the sink relay of the bursts: lean (takes a mail at a relay in C's cost) or aiosmtpd")
     args = parser.parse_args()
@@ -534,7 +536,7 @@ def main() -> None:
                     smtp_port=free_port(), sender_poll_seconds=0.2, sender_retry_base_seconds=0.2,
                     scheduler_sync_seconds=600, sender_mails_per_minute=1_000_000,
                     game_mails_per_minute=1_000_000, health_seconds=3600,
-                    nmr=True, reminder_hours=0)
+                    nmr=True, reminder_hours=0, picture_processes=args.picture_processes)
     upgrade(url)
     engine = make_engine(url)
     factory = make_sessionmaker(engine, mail_domain=config.domain)

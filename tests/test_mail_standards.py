@@ -65,6 +65,17 @@ def test_long_ascii_lines_go_out_7bit_and_whole(migrated_url: str, tmp_path: Pat
     assert not any(o.upper().startswith("BODY=") for o in got.mail_options or [])
 
 
+def test_lines_that_start_with_a_dot_arrive_whole(migrated_url: str, tmp_path: Path) -> None:
+    relay = CaptureSMTP().start()
+    try:
+        body = ".first line\nmiddle\n.\n..two dots\nend .\n"
+        queue_and_send(migrated_url, make_config(tmp_path, migrated_url, relay), body)
+        (got,) = relay.wait_for(1)
+    finally:
+        relay.stop()
+    assert got.message.get_content().replace("\r\n", "\n") == body  # not ended at the lone dot, none lost
+
+
 def test_eight_bit_body_uses_8bitmime_when_offered(migrated_url: str, tmp_path: Path) -> None:
     relay = CaptureSMTP().start()
     try:

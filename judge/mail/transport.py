@@ -25,7 +25,6 @@ link failed: the next mail would fail too) or only this mail.
 from __future__ import annotations
 
 import mailbox
-import re
 import smtplib
 import socket
 import time
@@ -70,7 +69,11 @@ def _reply_error(stage: str, code: int, reply: bytes) -> DeliveryError:
                          connection=code in (421, -1) or code < 200)
 
 
-_LEADING_DOT = re.compile(rb"(?m)^\.")
+def dot_stuffed(data: bytes) -> bytes:
+    """``data`` with a dot doubled at the start of every line (RFC 5321 4.5.2): a plain
+    replace, where a multiline regex cost 1.5 ms on a mail with a picture."""
+    data = data.replace(b"\n.", b"\n..")
+    return b"." + data if data.startswith(b".") else data
 
 
 class RelayTransport:
@@ -169,7 +172,7 @@ class RelayTransport:
                 raise _reply_error(stage, code, reply)
         if not data.endswith(b"\r\n"):
             data += b"\r\n"
-        conn.send(_LEADING_DOT.sub(b"..", data))
+        conn.send(dot_stuffed(data))
         ready()
         conn.send(b".\r\n")
         code, reply = conn.getreply()
