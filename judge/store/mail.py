@@ -310,20 +310,21 @@ def waiting_attachments(session: Session, limit: int = 20) -> list[tuple[int, st
 def complete_attachment(session: Session, attachment_id: int, data: bytes) -> int:
     """Store the bytes made for an attachment (once: a second maker's are ignored) and let
     the held rows whose files are all ready go; how many rows became pending."""
-    found = session.get(Attachment, attachment_id, with_for_update=True)
-    if found is None or found.ready:
-        return 0
-    found.data, found.source, found.ready = data, None, True
-    session.flush()
-    held = session.scalars(select(OutboxMessage).join(outbox_file, outbox_file.c.outbox_id == OutboxMessage.id)
-                           .where(outbox_file.c.attachment_id == attachment_id, OutboxMessage.status == OutboxStatus.HELD))
-    released = 0
-    now = utcnow()
-    for row in held:
-        if all(a.ready for a in row.files):
-            row.status, row.next_attempt_at = OutboxStatus.PENDING, now
-            released += 1
-    return released
+    made = session.execute(update(Attachment).where(Attachment.id == attachment_id, Attachment.ready.is_(False))
+                           .values(data=data, source=None, ready=True)
+                           .execution_options(synchronize_session=False))
+    if made.rowcount != 1:  # type: ignore[attr-defined]
+        return 0  # gone, or made by another process first (its update held this one back)
+    carries = select(outbox_file.c.outbox_id).where(outbox_file.c.attachment_id == attachment_id)
+    still_waiting = (select(outbox_file.c.outbox_id)
+                     .join(_ATTACHMENT, _ATTACHMENT.c.id == outbox_file.c.attachment_id)
+                     .where(outbox_file.c.outbox_id == OutboxMessage.id, _ATTACHMENT.c.ready.is_(False)).exists())
+    released = session.execute(update(OutboxMessage)
+                               .where(OutboxMessage.id.in_(carries), OutboxMessage.status == OutboxStatus.HELD,
+                                      ~still_waiting)
+                               .values(status=OutboxStatus.PENDING, next_attempt_at=utcnow())
+                               .execution_options(synchronize_session=False))
+    return int(released.rowcount)  # type: ignore[attr-defined]
 
 
 def archive_for(session: Session, game: str, kind: str | None = None) -> list[OutboxMessage]:
