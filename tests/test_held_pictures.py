@@ -6,7 +6,14 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from judge.store.base import make_engine, make_sessionmaker
-from judge.store.mail import File, OutboxMessage, complete_attachment, queue_mail, store_files, waiting_attachments
+from judge.store.mail import (
+    File,
+    OutboxMessage,
+    complete_attachment,
+    queue_mail,
+    store_files,
+    waiting_attachments,
+)
 
 
 def test_a_mail_goes_only_when_all_its_files_are_made(migrated_url: str) -> None:
