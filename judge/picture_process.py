@@ -9,8 +9,9 @@ Contract::
 Making a picture's PNG costs some 25 ms of processor time (the board kept,
 :mod:`judge.render.pictures.compose`), and a deadline burst makes one for every game due:
 5,000 at once on a busy judge. In the judge's own process that work takes turns with the
-game work and the sender under one interpreter lock; in a process of its own it runs on
-another core while they go on (``bench/mail_throughput.py`` prints the burst). The
+game work and the sender under one interpreter lock; in processes of their own it runs on
+every core, niced (:data:`NICENESS`), so it takes only what the mail path and the game work
+leave (``bench/mail_throughput.py`` prints the burst). The
 processes are forked from a ``forkserver`` (as the game process is, :mod:`judge.game_process`),
 each keeps its own boards and tiles, and they are given only SVG text and give back PNG
 bytes: the database stays with the caller.
@@ -40,12 +41,20 @@ from .render.pictures import svg_to_png
 log = logging.getLogger(__name__)
 
 
+NICENESS = 10  # added to a picture process's: the mail path and the game work go first
+MOST_PROCESSES = 4  # the default's cap: each keeps its boards and tiles (some 100 MB)
+
+
 def default_processes() -> int:
-    """Picture processes when the configuration names none: one where there is a core to
-    spare and a forkserver to fork from, else none (pictures made in the judge's process)."""
-    if (os.cpu_count() or 1) < 2 or "forkserver" not in multiprocessing.get_all_start_methods():
+    """Picture processes when the configuration names none: one a core (up to
+    :data:`MOST_PROCESSES`) where there are two cores or more and a forkserver to fork
+    from, else none (pictures made in the judge's process). They run niced, so they take
+    the cores the judge's other work leaves: a burst's pictures use every core without
+    slowing the mail in or the phases."""
+    cores = os.cpu_count() or 1
+    if cores < 2 or "forkserver" not in multiprocessing.get_all_start_methods():
         return 0
-    return 1
+    return min(cores, MOST_PROCESSES)
 
 
 def _watch(alive: Connection) -> None:
@@ -58,7 +67,8 @@ def _watch(alive: Connection) -> None:
 
 
 def _start(alive: Connection) -> None:
-    """A picture process's start: SIGINT left to the judge, and the watch on the judge."""
+    """A picture process's start: niced, SIGINT left to the judge, and the watch on the judge."""
+    os.nice(NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch, args=(alive,), name="judge-watch", daemon=True).start()
 

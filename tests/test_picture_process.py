@@ -1,5 +1,5 @@
 """Pictures made in processes of their own (judge/picture_process.py): the same PNG as made
-in the judge's process, and no picture process outlives a judge killed with SIGKILL."""
+in the judge's process, niced, and no picture process outlives a judge killed with SIGKILL."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from judge.engine import initial_position
 from judge.maps import load_board
-from judge.picture_process import PicturePool
+from judge.picture_process import NICENESS, PicturePool
 from judge.render.pictures import phase_picture, svg_to_png
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads processes from Linux's /proc")
@@ -50,9 +50,14 @@ def _marked(mark: str) -> list[int]:
     return found
 
 
+def _niceness(pid: int) -> int:
+    """Process ``pid``'s nice value (field 19 of /proc/<pid>/stat)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[16])
+
+
 PARENT = """
 import sys
-from judge.picture_process import PicturePool
+from judge.picture_process import NICENESS, PicturePool
 from judge.engine import initial_position
 from judge.maps import load_board
 from judge.render.pictures import phase_picture
@@ -74,6 +79,7 @@ def test_no_picture_process_outlives_a_judge_killed_with_sigkill() -> None:
         assert parent.stdout is not None and parent.stdout.readline().strip() == "drawn"
         children = [pid for pid in _marked(mark) if pid != parent.pid]
         assert children, "the picture process (and its forkserver) run beside the judge"
+        assert NICENESS in {_niceness(pid) for pid in children}, "the picture process runs niced"
         parent.send_signal(signal.SIGKILL)
         parent.wait(10)
         deadline = time.monotonic() + 20
