@@ -151,5 +151,8 @@ def alone(tmp_path: Path, fixed_clock: None) -> Iterator[list[str]]:
 def test_a_batch_answers_as_mails_alone_do(database_url: str, alone: list[str]) -> None:
     together = run(database_url, 64)
     assert any("Movement orders for Fall of 1901" in row for row in together)
+    # The mail that failed (FAILS) changed England's orders in the view the mail before it
+    # kept; the batch's next mail to the game reads them as the rollback left them.
+    assert not any("Fleet London -> Wales" in row for row in together)
     assert sum("You are signed on as England" in row for row in together) == 5
     assert together == alone
