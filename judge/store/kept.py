@@ -32,7 +32,9 @@ The ORM rows a batch keeps are simply left in its session's identity map: SQLAlc
 the next mail the same objects, and expires those a rolled-back savepoint had changed.
 
 ``mail_domain`` in ``session.info`` is the session factory's setting, not kept by anyone
-(:func:`judge.store.base.make_sessionmaker`).
+(:func:`judge.store.base.make_sessionmaker`). The database keeps one thing for a batch too:
+from its second mail on, PostgreSQL's ``lock_timeout`` (``SET LOCAL``, until the commit:
+:data:`judge.mail.inbox.YIELD_LOCKS_AFTER`).
 """
 
 from __future__ import annotations
