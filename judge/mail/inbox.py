@@ -4,9 +4,11 @@ Contract (hook 5)::
 
     InboxProcessor(sessionmaker, config, handler, on_processed=None, on_failure=None)
 
-``handler(session, config, mail, now)`` is called inside the message's transaction and queues
-its replies with :func:`judge.store.mail.queue_mail`; the server passes the command layer's
-(the mail path knows no game). ``on_failure``, with the same arguments, answers a mail the
+``handler(session, config, mail, now)`` is called inside the message's savepoint of the
+batch's session and queues its replies with :func:`judge.store.mail.queue_mail`; the server
+passes the command layer's (the mail path knows no game). The session may hold what the
+batch's earlier mails kept for it (:mod:`judge.store.kept`); a handler undoes its work with
+savepoints of its own, never ``session.rollback()`` (the batch's whole transaction). ``on_failure``, with the same arguments, answers a mail the
 judge could not act on (its handler failed and all its work was undone); the server passes
 the command layer's, which writes the text.
 

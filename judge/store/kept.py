@@ -26,8 +26,10 @@ Every key is forgotten at any rollback in the session (a savepoint rolled back g
 locks taken since and undoes what was written since) and when the session's transaction ends
 (its locks are given back). Between two mails of a batch (:func:`next_mail`) ``AS_OF`` is
 forgotten, and the session is left holding only ``KEPT_ROWS``: every other row the last mail
-read is let go, so the next mail reads it again as it would in a transaction of its own; a
-mail that ended without keeping anything (it failed, or stopped early) leaves nothing kept.
+read is let go, so the next mail reads it again as it would in a transaction of its own. A
+mail keeps the views of the games it locked whose rows are as a fresh read would give them
+(:func:`judge.game.view.keep_views`, at its end); one that failed (rolled back) or stopped
+before that end keeps nothing, and the next mail starts with an empty session.
 The ORM rows a batch keeps are simply left in its session's identity map: SQLAlchemy gives
 the next mail the same objects, and expires those a rolled-back savepoint had changed.
 
