@@ -1,8 +1,10 @@
 """Mails read in one batch are answered as if each had had a transaction of its own: the game
-views a batch keeps for its next mails (judge.game.view) change no reply and no stored row."""
+views a batch keeps for its next mails (judge.game.view) change no reply and no stored row, and
+a mail starts with nothing else in the session (judge.store.kept)."""
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -21,6 +23,7 @@ from judge.mail.reader import IncomingMail
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import Absence, Game, OrderSet, Player, find_game
 from judge.store.held import FutureOrders
+from judge.store.kept import AS_OF, GAME_VIEWS
 from judge.store.mail import OutboxMessage
 from judge.store.migrate import upgrade
 from judge.store.ratelimit import RateLimit
@@ -49,6 +52,7 @@ FORMING: list[tuple[str, str]] = [
     ("gm@example.org", "create ?ga gmpw standard"),
     *[(player(n), f"signon ?ga pw{n}\nset preference {LETTERS[n]}") for n in range(7)],
     ("gm@example.org", "create ?gb gmpw standard"),
+    (player(5), "list gb"),
     (player(2), "signon Fga wrong\nA par - bur"),
     (player(3), "list ga"),
     (player(0), "signon ?gb pw0"),
@@ -80,11 +84,29 @@ def raw(mid: str, sender: str, text: str, to: str = "judge@example.org") -> byte
     return (f"From: {sender}\r\nTo: {to}\r\nSubject: orders\r\nMessage-ID: {mid}\r\n\r\n{text}\r\n").encode()
 
 
+#: What a mail found in the session as it started, besides the rows of the views kept for it.
+LEFT_OVER: list[str] = []
+
+
 def failing(session: Session, config: Config, mail: IncomingMail, now: datetime) -> None:
-    """The command layer's handler, failing for PLAYING's mail ``FAILS`` once it has done its work."""
+    """The command layer's handler, failing for PLAYING's mail ``FAILS`` once it has done its
+    work; what the session held besides the kept views' rows as the mail started goes in
+    ``LEFT_OVER``."""
+    LEFT_OVER.extend(not_kept(session))
     handle_mail(session, config, mail, now)
     if mail.message_id == f"<p{FAILS}@example.org>":
         raise RuntimeError("a handler that fails")
+
+
+def not_kept(session: Session) -> list[str]:
+    """The rows in ``session`` that belong to no view it keeps, and a mail's arrival left set."""
+    views = session.info.get(GAME_VIEWS, {}).values()
+    games = {view.game.id for view in views}
+    players = {p.id for view in views for p in view.game.players}
+    out = [repr(obj) for obj in session.identity_map.values()
+           if not (isinstance(obj, Game) and obj.id in games or isinstance(obj, (Player, FutureOrders))
+                   and obj.game_id in games or isinstance(obj, Absence) and obj.player_id in players)]
+    return out + (["AS_OF"] if AS_OF in session.info else [])
 
 
 @pytest.fixture
@@ -94,7 +116,18 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run(url: str, batch: int) -> list[str]:
-    """FORMING then PLAYING read ``batch`` mails to a transaction; every outbox row and stored row."""
+    """FORMING then PLAYING read ``batch`` mails to a transaction; every outbox row and stored
+    row. The garbage collector is off, so rows a mail let go of stay alive (a game and its
+    players refer to each other) and ``LEFT_OVER`` finds them if the session still holds them."""
+    LEFT_OVER.clear()
+    gc.disable()
+    try:
+        return _run(url, batch)
+    finally:
+        gc.enable()
+
+
+def _run(url: str, batch: int) -> list[str]:
     upgrade(url)
     engine = make_engine(url)
     factory = make_sessionmaker(engine, mail_domain="example.org")
@@ -151,5 +184,9 @@ def alone(tmp_path: Path, fixed_clock: None) -> Iterator[list[str]]:
 def test_a_batch_answers_as_mails_alone_do(database_url: str, alone: list[str]) -> None:
     together = run(database_url, 64)
     assert any("Movement orders for Fall of 1901" in row for row in together)
+    # The mail that failed (FAILS) changed England's orders in the view the mail before it
+    # kept; the batch's next mail to the game reads them as the rollback left them.
+    assert not any("Fleet London -> Wales" in row for row in together)
+    assert LEFT_OVER == []
     assert sum("You are signed on as England" in row for row in together) == 5
     assert together == alone

@@ -51,11 +51,12 @@ from ..config import Config
 from ..engine import Phase
 from ..game import disclosure, joining, notices, processing, tokens
 from ..game.mails import Mail, context, judge_context, queue
-from ..game.view import AS_OF, GameView, forget_views, keep_views
+from ..game.view import GameView, forget_views, keep_views
 from ..mail.reader import IncomingMail
 from ..render import Context
 from ..store import ratelimit
 from ..store.games import ACTIVE, MASTER, OBSERVER, Player
+from ..store.kept import AS_OF
 from ..store.mail import File
 from .command import ORDERS, Command
 from .master import processed_text
@@ -206,7 +207,6 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             out = call.error(str(exc))
         if out.failed_signon:
             savepoint.rollback()
-            forget_views(session)
             log.info("mail from %s: wrong game, power or password", sender)
             if mail.over_limit:
                 _refuse_unread(session, config, mail)
@@ -232,7 +232,6 @@ def handle_mail(session: Session, config: Config, mail: IncomingMail, now: datet
             reply.created = reply.created or cmd.verb == "CREATE"
     if mail.over_limit and identity is None and not reply.proved:
         savepoint.rollback()
-        forget_views(session)
         _refuse_unread(session, config, mail)
         return False
     savepoint.commit()
@@ -308,7 +307,6 @@ def _take(session: Session, key: str, limit: int, now: datetime, savepoint: Sess
     verdict = ratelimit.take(session, key, limit, 60, now)
     if verdict != ratelimit.ALLOW and savepoint is not None:
         savepoint.rollback()
-        forget_views(session)
         verdict = ratelimit.take(session, key, limit, 60, now)
     return verdict
 

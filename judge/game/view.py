@@ -6,16 +6,16 @@ through it: the board is made once, the position read from its JSON once, and ea
 stored orders decoded once. Changes go through it too (:meth:`GameView.set_position`,
 :meth:`GameView.store_orders`), so what it shows is always what the transaction will commit.
 
-The inbox reads a batch of mails in one transaction, each mail in a session of its own joined
-to it as a savepoint (:mod:`judge.mail.inbox`). A game a mail locked (:func:`locked_view`) stays
-locked until the batch commits, so its view is kept for the batch's next mails
-(:func:`keep_views`, at the end of each mail): the next mail to the game takes the kept view
-into its session instead of reading the game, its players and its orders again. Nothing else
-writes the game's rows meanwhile: the database holds them for the batch (the row lock on
-PostgreSQL, the write lock on SQLite), the judge writes the game, its players and absences
-through the ORM and its orders through the view, and a mail that loaded any of them outside a
-kept view, or any rollback (which gives back locks taken since the savepoint), forgets every
-kept view (:func:`judge.store.base.batch_memo`).
+The inbox reads a batch of mails in one session, each mail in a savepoint of its own
+(:mod:`judge.mail.inbox`). A game a mail locked (:func:`locked_view`) stays locked until the
+batch commits, so its view is kept for the batch's next mails (:func:`keep_views`, at the end
+of each mail): the next mail to the game finds it in the session instead of reading the game,
+its players and its orders again. Nothing else writes the game's rows meanwhile: the database
+holds them for the batch (the row lock on PostgreSQL, the write lock on SQLite), the judge
+writes the game, its players and absences through the ORM (the session holds one object a
+row, so every mail changes the kept ones) and its orders through the view. What is kept, and
+when it is forgotten (any rollback, the transaction's end, a mail that keeps nothing), is
+declared in :mod:`judge.store.kept`.
 """
 
 from __future__ import annotations
@@ -32,13 +32,12 @@ from sqlalchemy.orm.attributes import instance_state
 from ..engine import Board, Map, Options, Order, Position, initial_position
 from ..engine.phase import Phase
 from ..maps import load_board
-from ..store.base import batch_memo, utcnow
+from ..store.base import utcnow
 from ..store.codec import order_from_json, order_to_json
 from ..store.games import (
     MASTER,
     OBSERVER,
     PLAYER,
-    Absence,
     Game,
     Player,
     StoredOrders,
@@ -49,11 +48,8 @@ from ..store.games import (
     save_order_set,
 )
 from ..store.held import FutureOrders, future_orders
+from ..store.kept import AS_OF, GAME_VIEWS, KEPT_ROWS, LOCKED_GAMES
 from .clocks import Clock, clocks_of
-
-#: ``session.info`` key: the arrival of the mail a session reads (set by the command layer);
-#: a game the mail changes stands as of then (:meth:`GameView.mark_changed`).
-AS_OF = "judge.as_of"
 
 
 def board_for(map_name: str, options: Mapping[str, Any]) -> Board:
@@ -86,22 +82,10 @@ class GameView:
         if state.persistent and "players" not in state.dict and not load_players(session, game):
             self._future = []
 
-    def adopt(self, session: Session) -> None:
-        """Take this view, kept from an earlier mail of the batch, into ``session`` (see the
-        module docstring): its rows join the session as they are, the errors counted for
-        the mail start again, and orders entered in advance, if any, are read again.
-
-        The rows are attached one by one, not with ``session.add(game)``: its cascade walks
-        every relationship of every row to find the same rows (:func:`_may_adopt` has
-        checked each is detached, persistent and not in ``session``), and was a tenth of an
-        order mail's ORM work."""
-        attach = session._update_impl  # noqa: SLF001 - Session.add without its cascade
-        for obj in _rows(self.game):
-            attach(instance_state(obj))
-        self.session = session
+    def next_mail(self) -> None:
+        """Kept for an inbox batch's next mail (:func:`keep_views`): the errors counted for a
+        mail start again."""
         self._errors_now = {}
-        if self._future:
-            self._future = None
 
     # -- board and position ------------------------------------------------------------
 
@@ -272,7 +256,7 @@ def entries_from_json(data: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[s
 
 def view_of(session: Session, game: Game) -> GameView:
     """The one view of ``game`` in ``session``'s transaction."""
-    views: dict[str, GameView] = session.info.setdefault(_VIEWS, {})
+    views: dict[str, GameView] = session.info.setdefault(GAME_VIEWS, {})
     view = views.get(game.name)
     if view is None or view.game is not game:
         view = GameView(session, game)
@@ -283,36 +267,29 @@ def view_of(session: Session, game: Game) -> GameView:
 def game_row(session: Session, name: str) -> Game | None:
     """The row of the game called ``name``: the one this transaction's view of it holds
     (no query), else read with :func:`find_game`."""
-    view: GameView | None = session.info.get(_VIEWS, {}).get(name.strip().lower())
-    if view is not None and view.game in session and view.game not in session.deleted:
+    view: GameView | None = session.info.get(GAME_VIEWS, {}).get(name.strip().lower())
+    if view is not None and _held(session, view):
         return view.game
     return find_game(session, name)
 
 
 def forget_views(session: Session) -> None:
-    """Drop the session's views (after a rollback, or when its transaction ends)."""
-    session.info.pop(_VIEWS, None)
-    session.info.pop(_LOCKED, None)
+    """Drop the session's views (the game changed under them: they are read again)."""
+    session.info.pop(GAME_VIEWS, None)
+    session.info.pop(LOCKED_GAMES, None)
 
 
 def locked_view(session: Session, name: str) -> GameView | None:
     """The view of the game called ``name`` with its row locked for the transaction, or None:
-    the one this session holds, else the one the batch kept (see the module docstring), else
-    read with :func:`find_game`."""
-    kept = _kept(session)
-    if kept is None:
-        row = find_game(session, name, lock=True)
-        return view_of(session, row) if row is not None else None
+    the one the session holds when the transaction locked the row before (in an inbox batch,
+    maybe an earlier mail: see the module docstring), else read with :func:`find_game`. A
+    game the session read before it was locked is not taken for locked (it may have changed
+    in between, on PostgreSQL), so its view is not kept for a batch's next mail."""
     key = name.strip().lower()
-    views: dict[str, GameView] = session.info.setdefault(_VIEWS, {})
-    locked: set[str] = session.info.setdefault(_LOCKED, set())
-    if key not in views:
-        view = kept.pop(key, None)
-        if view is not None and _may_adopt(session, view):
-            view.adopt(session)
-            views[key] = view
-            locked.add(key)
-            return view
+    locked: set[str] = session.info.setdefault(LOCKED_GAMES, set())
+    view: GameView | None = session.info.get(GAME_VIEWS, {}).get(key)
+    if key in locked and view is not None and _held(session, view):
+        return view
     read_before = any(isinstance(obj, Game) and inspect(obj).dict.get("name") == key
                       for obj in session.identity_map.values())
     row = find_game(session, name, lock=True)
@@ -324,35 +301,30 @@ def locked_view(session: Session, name: str) -> GameView | None:
 
 
 def keep_views(session: Session) -> None:
-    """At the end of a mail read in a batch: keep the views of the games it locked for the
-    batch's next mails, or forget every kept view when the mail loaded a game, a player or
-    an absence outside them (see the module docstring)."""
-    kept = _kept(session)
-    if kept is None:
-        return
+    """At the end of a mail (in an inbox batch: :func:`judge.store.kept.next_mail` lets go of
+    every other row before the next one): keep the views of the games it locked whose rows are
+    as a fresh read would give them, and forget the others (see the module docstring)."""
     session.flush()
-    views: dict[str, GameView] = session.info.get(_VIEWS, {})
-    keep = [views[name] for name in session.info.get(_LOCKED, ()) if name in views]
-    keep = [view for view in keep if _whole(view)]
-    allowed = {id(obj) for view in keep for obj in _objects(view)}
-    if any(isinstance(obj, (Game, Player, Absence, FutureOrders)) and id(obj) not in allowed
-           for obj in session.identity_map.values()):
-        kept.clear()
-        return
-    for view in keep:
-        kept[view.name] = view
+    views: dict[str, GameView] = session.info.get(GAME_VIEWS, {})
+    locked: set[str] = session.info.get(LOCKED_GAMES, set())
+    kept = {name: view for name, view in views.items() if name in locked and _held(session, view) and _whole(view)}
+    for view in kept.values():
+        view.next_mail()
+    session.info[GAME_VIEWS] = kept
+    session.info[LOCKED_GAMES] = set(kept)
+    session.info[KEPT_ROWS] = [obj for view in kept.values() for obj in _objects(view)]
 
 
-def _rows(game: Game) -> list[object]:
-    """The game, its players and their absences: the rows ``session.add(game)`` cascades to."""
-    players = game.players
-    return [game, *players, *(a for p in players for a in p.absences)]
+def _held(session: Session, view: GameView) -> bool:
+    """Whether the view's game is still in ``session`` (not deleted)."""
+    return view.game in session and view.game not in session.deleted
 
 
 def _objects(view: GameView) -> list[object]:
     """The rows a view holds: the game, its players, their absences, its orders entered in
     advance."""
-    return [*_rows(view.game), *(view._future or ())]
+    players = view.game.players
+    return [view.game, *players, *(a for p in players for a in p.absences), *(view._future or ())]
 
 
 def _whole(view: GameView) -> bool:
@@ -365,23 +337,3 @@ def _whole(view: GameView) -> bool:
         return False
     return all([(a.starts, a.id) for a in p.absences] == sorted((a.starts, a.id) for a in p.absences)
                for p in players)
-
-
-def _may_adopt(session: Session, view: GameView) -> bool:
-    """Whether ``session`` may take the kept view in: its rows belong to no session, and this
-    one holds no other copy of them."""
-    for obj in _objects(view):
-        state = instance_state(obj)
-        if not state.detached or state.key is None or state.key in session.identity_map:
-            return False
-    return True
-
-
-def _kept(session: Session) -> dict[str, GameView] | None:
-    """The views kept for the batch ``session`` is joined to (None: it is not joined to one)."""
-    return batch_memo(session, _KEPT)
-
-
-_VIEWS = "judge.game_views"
-_LOCKED = "judge.locked_games"
-_KEPT = "game views"

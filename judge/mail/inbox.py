@@ -4,9 +4,11 @@ Contract (hook 5)::
 
     InboxProcessor(sessionmaker, config, handler, on_processed=None, on_failure=None)
 
-``handler(session, config, mail, now)`` is called inside the message's transaction and queues
-its replies with :func:`judge.store.mail.queue_mail`; the server passes the command layer's
-(the mail path knows no game). ``on_failure``, with the same arguments, answers a mail the
+``handler(session, config, mail, now)`` is called inside the message's savepoint of the
+batch's session and queues its replies with :func:`judge.store.mail.queue_mail`; the server
+passes the command layer's (the mail path knows no game). The session may hold what the
+batch's earlier mails kept for it (:mod:`judge.store.kept`); a handler undoes its work with
+savepoints of its own, never ``session.rollback()`` (the batch's whole transaction). ``on_failure``, with the same arguments, answers a mail the
 judge could not act on (its handler failed and all its work was undone); the server passes
 the command layer's, which writes the text.
 
@@ -47,7 +49,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import Config
-from ..store import ratelimit
+from ..store import kept, ratelimit
 from ..store.base import utcnow
 from ..store.mail import InboxMessage, InboxStatus
 from ..worker import WakeLoop
@@ -195,11 +197,12 @@ class InboxProcessor:
     def process_batch(self, limit: int = BATCH_MAILS) -> int:
         """Handle up to ``limit`` of the oldest messages due in one transaction; how many.
 
-        The claim reads the rows whole (one query); each message gets a session of its own
-        that is a savepoint of the batch's transaction, so one that fails is rolled back
-        alone, as if it had had its own transaction (the game views a batch keeps for its
-        next mails are forgotten then: :mod:`judge.game.view`); the rows'
-        new statuses are written together before the commit. The batch stops taking rows
+        The claim reads the rows whole (one query); the batch is one session, and each
+        message is read in a savepoint of its own, so one that fails is rolled back alone, as
+        if it had had its own transaction. Between two mails the session lets go of every row
+        the last one read but the game views it kept for the next ones, and any rollback
+        forgets those too (:mod:`judge.store.kept`). The rows' new statuses are written
+        together before the commit. The batch stops taking rows
         after ``BATCH_SECONDS`` (the rest stay as they were). One claim and one commit for
         many mails is what makes a burst cheap. On PostgreSQL a mail after the first waits
         at most 20 ms for a lock (``YIELD_LOCKS_AFTER``), then ends the batch: two nodes'
@@ -207,7 +210,8 @@ class InboxProcessor:
         database finds the deadlock (a second each, ``deadlock_timeout``)."""
         engine = self.factory.kw["bind"]
         yielding = engine.dialect.name != "postgresql"  # SQLite: one writer, no row lock to wait for
-        with engine.connect() as connection, connection.begin():
+        with self.factory() as session, session.begin():
+            connection = session.connection()
             now = utcnow()
             claimed = [_Claimed(*row) for row in connection.execute(_CLAIM, {"now": now, "limit": limit})]
             started = time.monotonic()
@@ -220,18 +224,16 @@ class InboxProcessor:
                     # for another reader's would make it wait for this batch's (two nodes).
                     connection.exec_driver_sql(YIELD_LOCKS_AFTER)
                     yielding = True
-                with self.factory(bind=connection, join_transaction_mode="create_savepoint") as session:
-                    try:
-                        finished.append(self._process_row(session, row, utcnow(), yield_locks=bool(finished)))
-                    except DBAPIError:
-                        # A lock another reader's batch holds (PostgreSQL, two nodes): not
-                        # waited for past ``YIELD_LOCKS_AFTER``, or a deadlock lost. Undo this
-                        # mail, commit the others (freeing their locks); it stays as it was
-                        # and is read in the next batch.
-                        session.rollback()
-                        log.info("mail %s waits for a lock another reader holds", row.id)
-                        break
-                    session.commit()
+                kept.next_mail(session)
+                try:
+                    finished.append(self._process_row(session, row, utcnow(), yield_locks=bool(finished)))
+                except DBAPIError:
+                    # A lock another reader's batch holds (PostgreSQL, two nodes): not
+                    # waited for past ``YIELD_LOCKS_AFTER``, or a deadlock lost. This mail
+                    # is undone; the others commit (freeing their locks); it stays as it was
+                    # and is read in the next batch.
+                    log.info("mail %s waits for a lock another reader holds", row.id)
+                    break
             if finished:
                 connection.execute(_FINISH, finished)
         return len(finished)
@@ -242,12 +244,14 @@ class InboxProcessor:
         is not at fault).
 
         The mail's work (its rate-limit count, the handler's changes) is flushed in the
-        session's savepoint; when the handler fails it is all rolled back and the mail is
-        counted again, as it was before the handler ran (one savepoint a mail, not two)."""
+        mail's savepoint; when the handler fails it is all rolled back and the mail is
+        counted again, as it was before the handler ran, in a savepoint with the answer that
+        it was not acted on."""
         sender = row.envelope_sender
         counted: IncomingMail | None = None
         note: str | None
         attempts, next_attempt_at = row.attempts, row.next_attempt_at
+        savepoint = session.begin_nested()
         try:
             mail = replace(read_message(row.raw), message_id=row.message_id, recipients=tuple(row.recipients or ()),
                            received_at=row.received_at)
@@ -262,15 +266,18 @@ class InboxProcessor:
                 status, note = self._answer(session, mail, verdict, now)
                 session.flush()
         except Exception as exc:  # noqa: BLE001 - one bad message must not stop the judge
+            savepoint.rollback()
             if yield_locks and _lock_conflict(exc):
                 raise
             log.exception("handling %s from %s failed", row.message_id, sender)
-            session.rollback()
-            if counted is not None:
-                self._take(session, counted, now)
             attempts, status, note, next_attempt_at = self._failed(row, exc, now)
-            if status == "quarantined" and counted is not None and verdict != ratelimit.QUIET:
-                self._tell(session, counted, now)  # not a flood's: those past the first get no answer
+            if counted is not None:
+                with session.begin_nested():
+                    self._take(session, counted, now)
+                    if status == InboxStatus.QUARANTINED and verdict != ratelimit.QUIET:
+                        self._tell(session, counted, now)  # not a flood's: those past the first get no answer
+        else:
+            savepoint.commit()
         log.info("mail read %s from %s: %s%s", row.message_id, sender, status, f" ({note})" if note else "")
         return {"row_id": row.id, "status": status, "note": note, "processed_at": now, "attempts": attempts,
                 "next_attempt_at": next_attempt_at}
@@ -296,17 +303,15 @@ class InboxProcessor:
         return InboxStatus.DONE, None
 
     def _tell(self, session: Session, mail: IncomingMail, now: datetime) -> None:
-        """Answer a mail the judge could not act on (``on_failure``), in the row's savepoint;
-        when that fails too, the mail gets no answer (the operator sees the row)."""
+        """Answer a mail the judge could not act on (``on_failure``), in a savepoint of its
+        own; when that fails too, the mail gets no answer (the operator sees the row)."""
         if self.on_failure is None:
             return
         try:
-            self.on_failure(session, self.config, mail, now)
-            session.flush()
+            with session.begin_nested():
+                self.on_failure(session, self.config, mail, now)
         except Exception:  # noqa: BLE001 - the row is quarantined all the same
             log.exception("answering %s, which could not be acted on, failed", mail.message_id)
-            session.rollback()
-            self._take(session, mail, now)
 
     def _failed(self, row: _Claimed, exc: Exception, now: datetime) -> tuple[int, str, str, datetime | None]:
         """The failed row's (attempts, status, note, next_attempt_at): "failed" and due again

@@ -10,11 +10,6 @@ Contract::
   psycopg 3 (``postgresql+psycopg://``; a plain ``postgresql://`` URL is switched to it). On
   both, savepoints are sent as plain SQL text (:func:`_plain_savepoints`).
 - ``make_sessionmaker(engine)``: sessions that keep loaded values after commit.
-- ``batch_memo(session, name)``: a dict that lives as long as the transaction of the
-  connection a session is joined to (the inbox's batch: many mails, one session each, one
-  transaction), forgotten at any rollback in it; None for a session with a transaction of
-  its own. What a mail locked stays locked for the batch, so what it read of it may be kept
-  here for the batch's next mails (the game views, the rate-limit buckets).
 - ``utcnow()``: the current time, timezone-aware UTC, read from :mod:`judge.clock` (which tests move).
 - ``UTCDateTime``: store datetimes with it; values come back aware UTC on every database.
   In migrations the column type is ``sa.DateTime(timezone=True)``.
@@ -28,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, DateTime, Engine, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect, make_url
-from sqlalchemy.orm import DeclarativeBase, Session, SessionTransaction, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
 from .. import clock
@@ -137,31 +132,3 @@ def make_sessionmaker(engine: Engine, *, mail_domain: str | None = None) -> sess
     """
     info = {"mail_domain": mail_domain} if mail_domain else {}
     return sessionmaker(engine, expire_on_commit=False, info=info)
-
-
-def batch_memo(session: Session, name: str) -> dict[Any, Any] | None:
-    """The dict called ``name`` kept for the transaction of the connection ``session`` is
-    joined to, or None when it is not joined to one (see the module docstring)."""
-    bind = session.bind
-    if not isinstance(bind, Connection) or bind.closed or bind.invalidated:
-        return None
-    transaction = bind.get_transaction()
-    if transaction is None:
-        return None
-    found: tuple[object, dict[str, dict[Any, Any]]] | None = bind.info.get(_MEMO)
-    if found is None or found[0] is not transaction:
-        found = (transaction, {})
-        bind.info[_MEMO] = found
-    return found[1].setdefault(name, {})
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_memo(session: Session, previous_transaction: SessionTransaction) -> None:
-    """Any rollback forgets the batch's memos: a savepoint rolled back gives back the locks
-    taken since, and what was written since is undone."""
-    bind = session.bind
-    if isinstance(bind, Connection) and not bind.closed and not bind.invalidated:
-        bind.info.pop(_MEMO, None)
-
-
-_MEMO = "judge.batch_memo"

@@ -25,10 +25,10 @@ from sqlalchemy import String, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from . import kept
 from .base import Base
 
 REPLY = "reply"
-_MEMO = "judge_key.reply"
 
 
 class JudgeKey(Base):
@@ -41,10 +41,11 @@ class JudgeKey(Base):
 
 
 def reply_key(session: Session, configured: str = "", seed: Callable[[], str | None] = lambda: None) -> bytes:
-    """The key that signs reply addresses (see the module docstring); read once a session."""
+    """The key that signs reply addresses (see the module docstring); read once a transaction
+    (``REPLY_KEY`` in :mod:`judge.store.kept`)."""
     if configured:
         return configured.encode()
-    known = session.info.get(_MEMO)
+    known = session.info.get(kept.REPLY_KEY)
     if isinstance(known, bytes):
         return known
     value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
@@ -57,5 +58,5 @@ def reply_key(session: Session, configured: str = "", seed: Callable[[], str | N
         except IntegrityError:
             value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
             assert value is not None
-    session.info[_MEMO] = value.encode()
-    return session.info[_MEMO]  # type: ignore[no-any-return]
+    session.info[kept.REPLY_KEY] = value.encode()
+    return session.info[kept.REPLY_KEY]  # type: ignore[no-any-return]

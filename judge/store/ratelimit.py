@@ -14,9 +14,9 @@ free text: the inbox uses ``sender:<address>``; the command layer ``member:<play
 signed-on player's or master's own) and ``game:<name>`` (a game's observers and strangers).
 :func:`prune` forgets keys idle long enough to be full again.
 
-A bucket is read with its row locked, so in the inbox's batch (one transaction for many
-mails) the bucket a mail took is not read again by the batch's next mails to the same key:
-what it wrote is kept (:func:`judge.store.base.batch_memo`, forgotten at any rollback).
+A bucket is read with its row locked, so a bucket taken earlier in the transaction (in the
+inbox's batch: by an earlier mail) is not read again: what was written is kept
+(``RATE_BUCKETS`` in :mod:`judge.store.kept`, forgotten at any rollback).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from typing import Literal, cast
 from sqlalchemy import Connection, String, Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .base import Base, batch_memo
+from . import kept
+from .base import Base
 
 Verdict = Literal["allow", "tell", "quiet"]
 ALLOW: Verdict = "allow"
@@ -81,13 +82,12 @@ def _insert_missing(connection: Connection, key: str, limit: int, now: datetime)
 def take(session: Session, key: str, limit: int, per_seconds: float, now: datetime) -> Verdict:
     """Count one mail for ``key``: ALLOW it, TELL (the first over the limit) or QUIET. A
     bucket this call made is full as made, so it is not read back; one taken earlier in the
-    batch is as it was written (see the module docstring)."""
+    transaction is as it was written (see the module docstring)."""
     key = key[:400]
     connection = session.connection()
-    memo = batch_memo(session, _MEMO)
-    bucket = memo.get(key) if memo is not None else None
-    if bucket is None:
-        bucket = connection.execute(_READ, {"bucket": key}).first()
+    memo: dict[str, tuple[float, datetime, bool]] = session.info.setdefault(kept.RATE_BUCKETS, {})
+    known = memo.get(key)
+    bucket = known if known is not None else connection.execute(_READ, {"bucket": key}).first()
     if bucket is not None:
         left, updated_at, told = bucket
     elif _insert_missing(connection, key, limit, now):
@@ -102,12 +102,8 @@ def take(session: Session, key: str, limit: int, per_seconds: float, now: dateti
     else:
         told = True
     connection.execute(_WRITE, {"bucket": key, "left": tokens, "now": now, "was_told": told})
-    if memo is not None:
-        memo[key] = (tokens, now, told)
+    memo[key] = (tokens, now, told)
     return verdict
-
-
-_MEMO = "rate-limit buckets"  # key -> (tokens, updated_at, told) as written in the batch
 
 
 def prune(session: Session, now: datetime, idle_seconds: float) -> int:
