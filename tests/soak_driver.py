@@ -26,7 +26,9 @@ After every mail (:meth:`Soak.check_mail`):
 - legal orders refused, advance orders refused: the players' legal orders (written
   ``A War-Gal`` now and then, with what mail clients add below), and orders for a later
   phase legal where the units stand now (plain, ``IF``/``ELSE``/``ENDIF`` on lines or on one
-  line), are taken without an error;
+  line), are taken without an error when the judge reads them in the phase they were written
+  for (the second of two order mails may reach a phase the first completed: the judge
+  rightly refuses it there, and says so);
 - orders shown, grey author, gunboat identity: no mail to anyone but the game's masters
   shows another power's order of the phase not yet processed (as the judge echoes it:
   ``France: Army Paris -> Burgundy.``; result mails, and HISTORY's copies of them, show
@@ -136,6 +138,12 @@ class Sent:
     mails: list[Mail] = field(default_factory=list)
     before: tuple[str | None, dict[str, list[str]]] = (None, {})  # the phase and its stored orders before
     acting: str | None = None  # the power whose player sent it
+
+    @property
+    def read_in(self) -> str | None:
+        """The phase the game was in when the judge read this mail: the one stored just
+        before it was sent (the soak alone moves the game; its deadlines are days away)."""
+        return self.before[0]
 
     @property
     def label(self) -> str:
@@ -435,12 +443,12 @@ class Soak:
                 self.master(f"become {power}\n" + "\n".join(lines))
             elif how < 0.25 and len(lines) > 1:
                 cut = self.rng.randint(1, len(lines) - 1)
-                self.clean(self.player(power, "\n".join(lines[:cut])))
-                self.clean(self.player(power, "\n".join(lines[cut:]) + self.client_tail()))
+                self.clean(self.player(power, "\n".join(lines[:cut])), pos)
+                self.clean(self.player(power, "\n".join(lines[cut:]) + self.client_tail()), pos)
             elif how < 0.35:
-                self.clean(self.player(power, f"phase {self.phase_words(board, pos.phase)}\n" + "\n".join(lines)))
+                self.clean(self.player(power, f"phase {self.phase_words(board, pos.phase)}\n" + "\n".join(lines)), pos)
             else:
-                self.clean(self.player(power, "\n".join(lines) + self.client_tail()))
+                self.clean(self.player(power, "\n".join(lines) + self.client_tail()), pos)
             if self._moved(pos):
                 return
 
@@ -453,9 +461,14 @@ class Soak:
             "Subject: Re: orders\n\nMovement orders for Spring of 1901.\nAustria: No orders received yet.",
         ))
 
-    def clean(self, sent: Sent, kind: str = "legal orders refused") -> None:
-        """Legal orders (as players write them, with what their mail client adds; or for a
-        later phase, orders legal where the units stand now) are taken without an error."""
+    def clean(self, sent: Sent, pos: Position, kind: str = "legal orders refused") -> None:
+        """Orders legal at ``pos`` (as players write them, with what their mail client adds;
+        or for a later phase, orders legal where the units stand now) are taken without an
+        error when the judge read the mail at ``pos``'s phase. Read in another one (the first
+        half of a power's orders completed the phase, which was processed), they were not
+        written for the game the judge applied them to, which may refuse them."""
+        if sent.read_in != pos.phase.code:
+            return
         reply = next((m for m in sent.mails if m.in_reply_to == sent.message_id), None)
         if reply is not None and "[Error Flag]" in reply.subject:
             errors = [line.strip() for line in reply.body.splitlines() if line.strip().startswith("Error:")]
@@ -548,7 +561,7 @@ class Soak:
         else:
             text = f"clear\nphase {target}\n" + "\n".join(lines)
         self.advanced.add((power, phase.code))
-        self.clean(self.player(power, text), "advance orders refused")
+        self.clean(self.player(power, text), pos, "advance orders refused")
 
     def a_clear(self, pos: Position, board: Board) -> None:
         power = self.rng.choice([p.name for p in self.map.powers])
@@ -669,7 +682,7 @@ class Soak:
         reply = next((m for m in sent.mails if m.in_reply_to == sent.message_id), None)
         power = sent.acting
         phase, after = self.stored_orders()
-        if reply is None or power is None or phase != sent.before[0]:
+        if reply is None or power is None or phase != sent.read_in:
             return
         with self.sessions() as s:
             seq = self.game(s).seq
@@ -827,7 +840,7 @@ class Soak:
             done = [r.phase for r in phase_records(s, game)]
         for path in (f"/games/{self.name}", f"/games/{self.name}/{game.phase}"):
             self.check_page(sent, path, secret)
-        if sent.before[0] != game.phase or sent.number % 10 == 0:  # (the rest all at the end)
+        if sent.read_in != game.phase or sent.number % 10 == 0:  # (the rest all at the end)
             self.check_page(sent, "/", secret)
             if done:  # a processed phase's page shows its orders: no check of orders there
                 self.check_page(sent, f"/games/{self.name}/{done[-1]}", {})
