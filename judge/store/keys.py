@@ -13,15 +13,18 @@ is stored (the operator keeps it with the configuration). Otherwise the key is t
 ``<data_dir>/secret`` (the file earlier judges made), and the first process that needs it and
 finds none makes one (``seed()``, the caller's reading of that file, else at random) in a
 savepoint; two processes doing so at once
-agree on the one that was committed first.
+agree on the one that was committed first. A key found stored is kept for the process (for
+that database's engine): a stored key is never replaced, and a burst of games would
+otherwise read it once for each.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import String, select
+from sqlalchemy import Engine, String, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -29,6 +32,7 @@ from .base import Base
 
 REPLY = "reply"
 _MEMO = "judge_key.reply"
+_STORED: WeakKeyDictionary[Engine, bytes] = WeakKeyDictionary()  # the key found stored, by database
 
 
 class JudgeKey(Base):
@@ -40,22 +44,34 @@ class JudgeKey(Base):
     value: Mapped[str] = mapped_column(String(128))
 
 
+_READ = select(JudgeKey.value).where(JudgeKey.name == REPLY)
+
 def reply_key(session: Session, configured: str = "", seed: Callable[[], str | None] = lambda: None) -> bytes:
-    """The key that signs reply addresses (see the module docstring); read once a session."""
+    """The key that signs reply addresses (see the module docstring); read once a session,
+    and once a process (for each database engine) when it was found stored: a stored key is
+    never replaced, and a 5,000-game burst would otherwise read it once for every game."""
     if configured:
         return configured.encode()
     known = session.info.get(_MEMO)
     if isinstance(known, bytes):
         return known
-    value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
-    if value is None:
+    bind = session.get_bind()
+    engine = bind if isinstance(bind, Engine) else bind.engine
+    stored = _STORED.get(engine)
+    if stored is not None:
+        session.info[_MEMO] = stored
+        return stored
+    value = session.scalar(_READ)
+    if value is not None:  # committed: kept for the process (a key made below may yet be rolled back)
+        _STORED[engine] = value.encode()
+    else:
         made = seed() or secrets.token_hex(32)
         try:
             with session.begin_nested():
                 session.add(JudgeKey(name=REPLY, value=made))
             value = made
         except IntegrityError:
-            value = session.scalar(select(JudgeKey.value).where(JudgeKey.name == REPLY))
+            value = session.scalar(_READ)
             assert value is not None
     session.info[_MEMO] = value.encode()
     return session.info[_MEMO]  # type: ignore[no-any-return]
