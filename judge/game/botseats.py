@@ -65,6 +65,8 @@ def write_orders(view: GameView) -> list[str]:
     """Store the bot's orders for every power it plays this phase that has no orders; the
     powers it wrote for, in map order."""
     board, position, game = view.board, view.position, view.game
+    if game.cd_mode != BOT and not game.bot_powers:
+        return []  # the bot plays no power of the game: nothing to look at (most games, every phase)
     seed = phase_seed(game.name, position.phase.code)
     written = []
     for power in sorted(orders.required(board, position), key=view.power_rank):

@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, event, func, inspect, or_, select
 from sqlalchemy.orm import Mapper, Session
+from sqlalchemy.orm.attributes import get_history
 
 from ..config import Config
 from ..store.games import ACTIVE, Game
@@ -64,8 +65,10 @@ def _inserted(_mapper: Mapper[Game], _connection: Any, game: Game) -> None:
 
 @event.listens_for(Game, "before_update")
 def _updated(_mapper: Mapper[Game], _connection: Any, game: Game) -> None:
-    attrs = inspect(game).attrs
-    if any(attrs[name].history.has_changes() for name in DEPENDS):
+    # Only a column set since the last flush can have changed (the row's committed_state
+    # holds those): its history is read for those alone, not every column's.
+    touched = inspect(game).committed_state
+    if any(name in touched and get_history(game, name).has_changes() for name in DEPENDS):
         game.due_at = due_at(game)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from ..config import Config
@@ -126,13 +126,20 @@ def thread_roots(session: Session, game: str) -> dict[str, str]:
     """Bare address (lower case) -> the Message-ID of the start mail that reader got for
     ``game`` (the newest, should a game of that name have started before): the game's later
     mails name it in ``References``, so a mail client threads them under it."""
-    rows = session.execute(select(OutboxMessage.to_addr, OutboxMessage.message_id)
-                           .where(OutboxMessage.game == game, OutboxMessage.kind == "start")
-                           .order_by(OutboxMessage.id)).all()
     out: dict[str, str] = {}
-    for to, message_id in rows:
+    for to, message_id in session.connection().execute(_ROOTS, {"game": game}):
         out[bare_address(to)] = message_id
     return out
+
+
+#: :func:`thread_roots`'s statement, made once and run on the session's connection (the
+#: outbox is written through it, so there is nothing to flush first): it is asked for every
+#: mail of a game, and building it and going through the ORM cost more than the query did
+#: (a 5,000-game burst asks it 5,000 times).
+_ROOTS = (select(OutboxMessage.__table__.c.to_addr, OutboxMessage.__table__.c.message_id)
+          .where(OutboxMessage.__table__.c.game == bindparam("game"),
+                 OutboxMessage.__table__.c.kind == "start")
+          .order_by(OutboxMessage.__table__.c.id))
 
 
 def context(config: Config, view: GameView, reader: Player | None = None, *, tz: tzinfo | None = None) -> GameContext:

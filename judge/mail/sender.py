@@ -82,15 +82,23 @@ def held_back(session: Session, rows: list[OutboxMessage], now: datetime) -> lis
         return rows
     taken = {row.id for row in rows}
     first_waiting: dict[str, int] = {}
-    for game, row_id in session.execute(
-            select(OutboxMessage.game, OutboxMessage.id)
-            .where(OutboxMessage.game.in_(games), OutboxMessage.status == OutboxStatus.PENDING,
-                   OutboxMessage.id < max(taken),
-                   or_(OutboxMessage.next_attempt_at > now, OutboxMessage.claimed_by.is_not(None)))
-            .order_by(OutboxMessage.id)):
+    for game, row_id in session.connection().execute(
+            _WAITING, {"games": sorted(games), "below": max(taken), "now": now}):
         if game is not None and row_id not in taken:
             first_waiting.setdefault(game, row_id)
     return [row for row in rows if row.game is None or row.id < first_waiting.get(row.game, row.id + 1)]
+
+
+_OUTBOX = OutboxMessage.__table__.c
+#: :func:`held_back`'s query, made once (one list parameter for the games) and run on the
+#: session's connection (the claim has nothing to flush yet): building it for each claim,
+#: 2,500 claims in a 5,000-game burst, cost more than running it.
+_WAITING = (select(_OUTBOX.game, _OUTBOX.id)
+            .where(_OUTBOX.game.in_(bindparam("games", expanding=True)), _OUTBOX.status == OutboxStatus.PENDING,
+                   _OUTBOX.id < bindparam("below"),
+                   or_(_OUTBOX.next_attempt_at > bindparam("now"),
+                       _OUTBOX.claimed_by.is_not(None)))
+            .order_by(_OUTBOX.id))
 
 
 class Sender:
