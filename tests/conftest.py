@@ -18,6 +18,9 @@
   (``JUDGE_CLOCK_FILE``, set before any game process starts, so that one reads it too), and
   put back to the wall clock after every test: a test moves it with ``clock.advance``
   instead of waiting for a deadline.
+- New passwords are hashed with scrypt's N = 2**10 (``JUDGE_SCRYPT_LOG2_N``, set here so every
+  judge process the tests start inherits it): the suite signs on thousands of players, and at
+  the judge's own cost scrypt took a fifth of its CPU. ``test_passwords`` checks the default.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from sqlalchemy.engine import make_url
 _CLOCK_FOLDER = tempfile.mkdtemp(prefix="judge-clock-")
 atexit.register(shutil.rmtree, _CLOCK_FOLDER, True)
 os.environ["JUDGE_CLOCK_FILE"] = os.path.join(_CLOCK_FOLDER, "offset")
+os.environ["JUDGE_SCRYPT_LOG2_N"] = "10"
 
 
 @pytest.fixture(autouse=True)
