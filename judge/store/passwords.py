@@ -51,7 +51,7 @@ def cost() -> int:
     """N for a new hash: :data:`N`, unless ``JUDGE_SCRYPT_LOG2_N`` names another (10 to 20)."""
     chosen = os.environ.get(COST_ENV, "")
     if chosen.isdigit() and 10 <= int(chosen) <= 20:
-        return 2 ** int(chosen)
+        return 1 << int(chosen)
     return N
 
 
