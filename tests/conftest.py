@@ -13,11 +13,16 @@
 - ``migrated_url``: the same, upgraded to the newest migration.
 - ``migrate(url)``: ``judge.store.migrate.upgrade(url)`` as the tests' judges use it: a SQLite
   file not made yet is first copied from one this process migrated (the migrations cost a
-  third of a second, a copy a millisecond), and the upgrade then finds it at the newest.
+  third of a second, a copy a millisecond), and the upgrade then finds it at the newest. An
+  empty PostgreSQL database is likewise made again as a copy (``CREATE DATABASE ... TEMPLATE``)
+  of one this process migrated, dropped when the process ends.
 - The judge's clock (:mod:`judge.clock`) is kept in a file of this process's own
   (``JUDGE_CLOCK_FILE``, set before any game process starts, so that one reads it too), and
   put back to the wall clock after every test: a test moves it with ``clock.advance``
   instead of waiting for a deadline.
+- New passwords are hashed with scrypt's N = 2**10 (``JUDGE_SCRYPT_LOG2_N``, set here so every
+  judge process the tests start inherits it): the suite signs on thousands of players, and at
+  the judge's own cost scrypt took a fifth of its CPU. ``test_passwords`` checks the default.
 """
 
 from __future__ import annotations
@@ -39,12 +44,13 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 _CLOCK_FOLDER = tempfile.mkdtemp(prefix="judge-clock-")
 atexit.register(shutil.rmtree, _CLOCK_FOLDER, True)
 os.environ["JUDGE_CLOCK_FILE"] = os.path.join(_CLOCK_FOLDER, "offset")
+os.environ["JUDGE_SCRYPT_LOG2_N"] = "10"
 
 
 @pytest.fixture(autouse=True)
@@ -55,6 +61,21 @@ def _wall_clock() -> Iterator[None]:
     clock.reset()
     yield
     clock.reset()
+
+
+#: The files holding the longest tests, longest first (``--durations`` on 2 cores): their tests
+#: are handed out first, so that no test of a minute starts near the end while the other
+#: worker has nothing left to do. The others keep their order, after them.
+SLOW_FIRST = ("test_upgrade.py", "test_e2e_full_game.py", "test_wheel.py", "test_e2e_ratings.py", "test_soak.py",
+              "test_server.py", "test_history_import.py", "test_e2e_bot_ratings.py", "test_quarantine.py",
+              "test_e2e_identity.py", "test_browser.py", "test_e2e_once.py", "test_game_process.py",
+              "test_e2e_game_life.py", "test_e2e_bot.py", "test_status.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of :data:`SLOW_FIRST` first (in its order, each file's in their own)."""
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_FIRST)))
 
 
 PG_URL = os.environ.get("JUDGE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -190,6 +211,56 @@ def _migrated_file() -> Path:
     return _MIGRATED[0]
 
 
+_PG_TEMPLATE: list[str] = []  # the name of this process's PostgreSQL database at the newest migration
+
+
+def _drop_pg_template(name: str) -> None:
+    admin = create_engine(make_url(PG_URL), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+def _pg_template(admin: Engine) -> str:
+    """This process's PostgreSQL database at the newest migration, to copy: made at the first
+    call, dropped when the process ends."""
+    from judge.store.migrate import upgrade
+
+    if not _PG_TEMPLATE:
+        name = f"judge_template_{secrets.token_hex(6)}"
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        atexit.register(_drop_pg_template, name)
+        upgrade(make_url(PG_URL).set(database=name).render_as_string(hide_password=False))
+        _PG_TEMPLATE.append(name)
+    return _PG_TEMPLATE[0]
+
+
+def _copy_if_empty_pg(url: str) -> None:
+    """Make the PostgreSQL database at ``url`` again as a copy of the migrated template if it
+    has no table yet (a database with tables is left to the upgrade)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            tables = conn.scalar(text("SELECT count(*) FROM information_schema.tables "
+                                      "WHERE table_schema = current_schema()"))
+    finally:
+        engine.dispose()
+    if tables:
+        return
+    name = make_url(url).database
+    admin = create_engine(make_url(PG_URL), isolation_level="AUTOCOMMIT")
+    try:
+        template = _pg_template(admin)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    finally:
+        admin.dispose()
+
+
 def migrate(url: str) -> None:
     """Bring the database at ``url`` to the newest migration (see the module docstring)."""
     from judge.store.migrate import upgrade
@@ -198,6 +269,8 @@ def migrate(url: str) -> None:
     target = Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
     if target is not None and not target.exists():
         shutil.copyfile(_migrated_file(), target)
+    if parsed.get_backend_name() == "postgresql":
+        _copy_if_empty_pg(url)
     upgrade(url)
 
 

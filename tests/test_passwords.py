@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 import test_e2e_harness as harness
 from sqlalchemy import text
 from test_e2e_harness import LiveJudge
@@ -12,7 +13,7 @@ from test_e2e_harness import LiveJudge
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import Player
 from judge.store.migrate import upgrade
-from judge.store.passwords import check_password, hash_password, is_hashed
+from judge.store.passwords import COST_ENV, check_password, hash_password, is_hashed
 
 live = harness.live
 
@@ -23,6 +24,22 @@ def test_hash_is_salted_and_checks() -> None:
     assert check_password("secret", first) and check_password("secret", second)
     assert not check_password("Secret", first) and not check_password("secret", "secret")
     assert not check_password("x", "scrypt$1$8$1$!!$!!")
+
+
+def test_the_cost_is_the_interactive_one_unless_the_environment_lowers_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge hashes at N = 2**14; the tests' lower N (conftest) is chosen, not a default,
+    and a hash made at either cost checks wherever the other is in force."""
+    monkeypatch.delenv(COST_ENV, raising=False)
+    strong = hash_password("secret")
+    assert strong.startswith("scrypt$16384$8$1$")
+    for unusable in ("9", "21", "x", ""):
+        monkeypatch.setenv(COST_ENV, unusable)
+        assert hash_password("secret").startswith("scrypt$16384$")
+    monkeypatch.setenv(COST_ENV, "10")
+    light = hash_password("secret")
+    assert light.startswith("scrypt$1024$8$1$") and check_password("secret", strong)
+    monkeypatch.delenv(COST_ENV)
+    assert check_password("secret", light) and not check_password("Secret", light)
 
 
 def test_migration_hashes_plain_text_passwords(database_url: str) -> None:

@@ -4,7 +4,9 @@ datc`` and a ``judge serve`` that answers a HELP mail over real SMTP all work.""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import signal
 import smtplib
 import subprocess
@@ -48,13 +50,26 @@ def send_when_listening(port: int, msg: EmailMessage, alive: Callable[[], object
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``judge`` script of a fresh venv holding the wheel built from this checkout."""
-    where = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", where / "dist", ROOT, cwd=where)
-    (wheel,) = (where / "dist").glob("judge-*.whl")
-    venv.create(where / "venv", with_pip=True)
-    run(where / "venv" / "bin" / "python", "-m", "pip", "install", "-q", wheel, cwd=where)
-    return where / "venv" / "bin" / "judge"
+    """The ``judge`` script of a fresh venv holding the wheel built from this checkout: made
+    once for the whole run, by the first worker that asks, under a lock in the folder the
+    workers share (two workers would both pay for it, and two builds of the checkout at once
+    trip over each other in its ``build/``)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    where = shared / "wheel-installed"
+    judge = where / "venv" / "bin" / "judge"
+    with (shared / "wheel-installed.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (where / "done").exists():
+            shutil.rmtree(where, ignore_errors=True)
+            where.mkdir()
+            run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", where / "dist", ROOT, cwd=where)
+            (wheel,) = (where / "dist").glob("judge-*.whl")
+            venv.create(where / "venv", with_pip=True)
+            run(where / "venv" / "bin" / "python", "-m", "pip", "install", "-q", wheel, cwd=where)
+            (where / "done").touch()
+    return judge
 
 
 def test_map_and_datc_from_the_wheel(installed: Path, tmp_path: Path) -> None:
