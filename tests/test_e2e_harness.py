@@ -82,6 +82,10 @@ class LiveJudge:
             smtp_host="127.0.0.1", smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay.port,
             sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
             scheduler_sync_seconds=0.5, clocks=NO_DELAY, nmr=True, reminder_hours=0,
+            # Pictures made in the judge's process, whose kept boards every test of the worker
+            # shares: picture processes would draw each map's board again for every test.
+            # tests/test_e2e_pictures.py runs the picture processes.
+            picture_processes=0,
         )
         if settings:
             self.config = replace(self.config, **settings)

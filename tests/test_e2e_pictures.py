@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import test_e2e_harness as harness
 from conftest import Captured, CaptureSMTP
-from test_e2e_harness import LiveJudge, Mail, start_game
+from test_e2e_harness import LiveJudge, Mail, running_judge, start_game
 
 live = harness.live
 GM = "gm@players.test"
@@ -48,7 +48,15 @@ def _text(message: EmailMessage) -> EmailMessage:
     return body
 
 
-def test_result_mails_carry_the_picture_beside_the_unchanged_text(live: LiveJudge) -> None:
+@pytest.fixture
+def drawing(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    """A judge that makes its pictures in picture processes (judge/picture_process.py), as
+    a judge on two cores or more does by default."""
+    yield from running_judge(database_url, tmp_path, picture_processes=2)
+
+
+def test_result_mails_carry_the_picture_beside_the_unchanged_text(drawing: LiveJudge) -> None:
+    live = drawing
     powers = start_game(live, "pic")
     reply = live.reply(powers["Italy"], "signon Ipic pw\nset nopictures")
     assert "Your result mails of game 'pic' no longer carry the picture of the map." in reply.body
