@@ -12,9 +12,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
 from conftest import CaptureSMTP, free_port
 from test_server import ROOT, _wait_listening, count, judge_toml, mail, make_config, run_server, send
 
@@ -100,8 +101,26 @@ def test_a_game_process_that_dies_is_started_again(migrated_url: str, tmp_path: 
     assert count(migrated_url, InboxMessage, InboxMessage.status == "done") == 2
 
 
+_STARTED: list[tuple[subprocess.Popen[bytes], int | None]] = []  # by _serve; ended by _reap
+
+
+@pytest.fixture(autouse=True)
+def _reap() -> Iterator[None]:
+    """End whatever ``judge serve`` (and game process) a test started and left running when
+    it failed, so a failure leaves no judge behind."""
+    yield
+    while _STARTED:
+        proc, child = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        if child is not None and alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
 def _serve(tmp_path: Path, relay: CaptureSMTP) -> tuple[subprocess.Popen[bytes], int, int, Path]:
-    """``judge serve`` in a process of its own; it, its SMTP port and its game process's pid."""
+    """``judge serve`` in a process of its own; it, its SMTP port and its game process's pid
+    (both ended after the test if it leaves them running, :func:`_reap`)."""
     port = free_port()
     log = tmp_path / "judge.log"
     toml = judge_toml(tmp_path, port, relay.port)
@@ -109,9 +128,11 @@ def _serve(tmp_path: Path, relay: CaptureSMTP) -> tuple[subprocess.Popen[bytes],
     proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--config", str(toml)],
                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    _STARTED.append((proc, None))
     _wait_listening(port, proc)
     found = re.findall(r"game process (\d+) started", log.read_text())
     assert found, log.read_text()
+    _STARTED[-1] = (proc, int(found[-1]))
     return proc, port, int(found[-1]), log
 
 
