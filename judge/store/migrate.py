@@ -7,12 +7,16 @@ folder, so ``judge db upgrade`` works from anywhere.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
 
 from ..resources import data_dir
 from .base import make_engine
@@ -41,6 +45,19 @@ def alembic_config() -> AlembicConfig:
     return cfg
 
 
+@functools.cache
+def newest_revisions() -> frozenset[str]:
+    """The heads of the bundled migrations, read once per process: Alembic finds them by
+    loading every migration file, a tenth of a second or more that each ``judge serve`` and
+    each test's judge paid again for a database already at the newest."""
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def at_newest(conn: Connection) -> bool:
+    """Whether the database on ``conn`` stands at the newest migration."""
+    return frozenset(MigrationContext.configure(conn).get_current_heads()) == newest_revisions()
+
+
 def upgrade(url: str, revision: str = "head", *, data_dir: Path | None = None) -> None:
     """Upgrade the database at ``url`` to ``revision`` (default: the newest), in one
     transaction. ``data_dir`` is the judge's data folder, for the migrations that take what
@@ -60,6 +77,9 @@ def upgrade(url: str, revision: str = "head", *, data_dir: Path | None = None) -
                 conn.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
             try:
                 with conn.begin():
+                    if revision == "head" and at_newest(conn):
+                        log.info("database already at the newest migration")
+                        return
                     cfg = alembic_config()
                     cfg.attributes["connection"] = conn
                     cfg.attributes["data_dir"] = data_dir
