@@ -30,6 +30,7 @@ from __future__ import annotations
 import atexit
 import email
 import email.policy
+import functools
 import os
 import secrets
 import shutil
@@ -99,8 +100,10 @@ class Captured:
     mail_options: list[str] | None = None
     at: float = 0.0  # time.monotonic() when it was accepted
 
-    @property
+    @functools.cached_property
     def message(self) -> EmailMessage:
+        """The message, parsed at the first call and kept: the tests read every mail's
+        headers again and again, and the default policy's header parsing is not cheap."""
         return email.message_from_bytes(self.data, policy=email.policy.default)  # type: ignore[return-value]
 
 

@@ -8,10 +8,13 @@ once, then served from the database.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 import test_e2e_harness as harness
 from sqlalchemy import func, select
-from test_e2e_harness import LiveJudge, start_game
+from test_e2e_harness import LiveJudge, running_judge, start_game
 from test_web import ArchiveServer, until
 
 from judge.maps import load_map
@@ -90,7 +93,14 @@ def test_the_web_archive_shows_the_public_copy_of_grey_press_and_no_address(live
         web.stop()
 
 
-def test_a_phase_picture_is_drawn_once_and_then_served_stored(live: LiveJudge) -> None:
+@pytest.fixture
+def drawing(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    """A judge whose result mails carry their pictures (the judge's default)."""
+    yield from running_judge(database_url, tmp_path, pictures=True)
+
+
+def test_a_phase_picture_is_drawn_once_and_then_served_stored(drawing: LiveJudge) -> None:
+    live = drawing
     from judge.store.pictures import PhasePicture
 
     start_game(live, "pic")

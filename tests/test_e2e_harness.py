@@ -82,10 +82,13 @@ class LiveJudge:
             smtp_host="127.0.0.1", smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay.port,
             sender_poll_seconds=0.2, sender_retry_base_seconds=0.5, inbox_poll_seconds=0.5,
             scheduler_sync_seconds=0.5, clocks=NO_DELAY, nmr=True, reminder_hours=0,
-            # Pictures made in the judge's process, whose kept boards every test of the worker
-            # shares: picture processes would draw each map's board again for every test.
+            # No pictures unless a test asks (``pictures=True``): drawing them, and carrying and
+            # parsing 100 KB attachments, was a sixth of the e2e tests' CPU, and only the tests
+            # of pictures, their ordering and the soak look at them. Those that ask have them
+            # made in the judge's process, whose kept boards every test of the worker shares
+            # (picture processes would draw each map's board again for every test);
             # tests/test_e2e_pictures.py runs the picture processes.
-            picture_processes=0,
+            picture_processes=0, pictures=False,
         )
         if settings:
             self.config = replace(self.config, **settings)
@@ -95,6 +98,7 @@ class LiveJudge:
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(10)
         self._seen = 0
+        self._mails: dict[int, Mail] = {}
 
     def stop(self) -> None:
         asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(10)
@@ -122,8 +126,8 @@ class LiveJudge:
         return self.collect(expect, timeout)
 
     def collect(self, expect: int, timeout: float = 15.0) -> list[Mail]:
-        got = self.relay.wait_for(self._seen + expect, timeout)
-        new = [Mail.of(c) for c in got[self._seen:self._seen + expect]]
+        self.relay.wait_for(self._seen + expect, timeout)
+        new = [self._mail(i) for i in range(self._seen, self._seen + expect)]
         self._seen += expect
         return new
 
@@ -161,7 +165,14 @@ class LiveJudge:
 
     def answers(self, message_id: str) -> list[Mail]:
         """Every mail the relay holds that answers the mail ``message_id`` (after :meth:`settle`)."""
-        return [m for m in map(Mail.of, self.relay.messages) if m.in_reply_to == message_id]
+        return [m for m in map(self._mail, range(len(self.relay.messages))) if m.in_reply_to == message_id]
+
+    def _mail(self, index: int) -> Mail:
+        """The relay's mail at ``index``, read once: the relay only ever appends."""
+        mail = self._mails.get(index)
+        if mail is None:
+            mail = self._mails[index] = Mail.of(self.relay.messages[index])
+        return mail
 
     def confirm(self, address: str, asked: Mail, *, expect: int = 1) -> list[Mail]:
         """Confirm the request ``asked`` (the judge's confirmation mail) from ``address`` the

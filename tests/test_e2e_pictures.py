@@ -52,7 +52,7 @@ def _text(message: EmailMessage) -> EmailMessage:
 def drawing(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     """A judge that makes its pictures in picture processes (judge/picture_process.py), as
     a judge on two cores or more does by default."""
-    yield from running_judge(database_url, tmp_path, picture_processes=2)
+    yield from running_judge(database_url, tmp_path, picture_processes=2, pictures=True)
 
 
 def test_result_mails_carry_the_picture_beside_the_unchanged_text(drawing: LiveJudge) -> None:
@@ -112,7 +112,7 @@ def _map_reply(live: LiveJudge, sender: str, text: str) -> EmailMessage:
 @pytest.fixture
 def linked(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
     relay = CaptureSMTP().start()
-    judge = LiveJudge(database_url, relay, tmp_path, web_enabled=True, web_base_url="https://judge.example.org")
+    judge = LiveJudge(database_url, relay, tmp_path, pictures=True, web_enabled=True, web_base_url="https://judge.example.org")
     try:
         yield judge
     finally:

@@ -5,11 +5,19 @@ its start."""
 
 from __future__ import annotations
 
-import test_e2e_harness as harness
-from conftest import Captured
-from test_e2e_harness import LiveJudge, start_game
+from collections.abc import Iterator
+from pathlib import Path
 
-live = harness.live
+import pytest
+from conftest import Captured
+from test_e2e_harness import LiveJudge, running_judge, start_game
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveJudge]:
+    """A judge with pictures on, as players get them: a result mail waits for its picture, and
+    the game's later mails must still leave after it."""
+    yield from running_judge(database_url, tmp_path, pictures=True)
 HOLDS = {
     "Austria": "A vie h\nA bud h\nF tri h", "England": "F lon h\nF edi h\nA lvp h",
     "France": "A par h\nA mar h\nF bre h", "Germany": "A mun h\nA ber h\nF kie h",
