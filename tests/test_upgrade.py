@@ -32,20 +32,24 @@ UNITS = {
 }
 
 
-def build_wheel(version: str, into: Path) -> Path:
-    """The wheel of this checkout, built as release ``version`` from a copy of it (setuptools
-    builds in the source folder's ``build/``: two builds of one folder at once, as parallel
-    test workers would make, trip over each other)."""
-    source = into.parent / f"source-{version}"
+def build_wheels(versions: tuple[str, ...], into: Path) -> list[Path]:
+    """The wheels of this checkout, built as releases ``versions``, one after the other from
+    one copy of it (setuptools builds in the source folder's ``build/``: two builds of one
+    folder at once, as parallel test workers would make, trip over each other), with the
+    tests' own setuptools (no isolated build environment made for each)."""
+    source = into.parent / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["SETUPTOOLS_SCM_PRETEND_VERSION_FOR_JUDGE"] = version
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(into), str(source)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    (wheel,) = into.glob(f"judge-{version}-*.whl")
-    return wheel
+    wheels = []
+    for version in versions:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["SETUPTOOLS_SCM_PRETEND_VERSION_FOR_JUDGE"] = version
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
+                               "-w", str(into), str(source)], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        (wheel,) = into.glob(f"judge-{version}-*.whl")
+        wheels.append(wheel)
+    return wheels
 
 
 class Served:
@@ -80,8 +84,7 @@ def relay() -> Iterator[CaptureSMTP]:
 
 
 def test_upgrade_from_one_wheel_to_the_next(pg_database: str, relay: CaptureSMTP, tmp_path: Path) -> None:
-    old = build_wheel("1.0.0", tmp_path / "dist")
-    new = build_wheel("1.0.1", tmp_path / "dist")
+    old, new = build_wheels(("1.0.0", "1.0.1"), tmp_path / "dist")
     venv.create(tmp_path / "venv", with_pip=True)
     bin_ = tmp_path / "venv" / "bin"
     run(bin_ / "python", "-m", "pip", "install", "-q", f"{old}[postgres]", cwd=tmp_path)

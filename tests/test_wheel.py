@@ -53,7 +53,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The ``judge`` script of a fresh venv holding the wheel built from this checkout: made
     once for the whole run, by the first worker that asks, under a lock in the folder the
     workers share (two workers would both pay for it, and two builds of the checkout at once
-    trip over each other in its ``build/``)."""
+    trip over each other in its ``build/``). The wheel is built with this venv's setuptools
+    (no isolated build environment to make first) and installed by this venv's pip into one
+    made without pip of its own (``--python``): the same wheel and venv, some 7 s of CPU less."""
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent
@@ -64,10 +66,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not (where / "done").exists():
             shutil.rmtree(where, ignore_errors=True)
             where.mkdir()
-            run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", where / "dist", ROOT, cwd=where)
+            run(sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "-w", where / "dist",
+                ROOT, cwd=where)
             (wheel,) = (where / "dist").glob("judge-*.whl")
-            venv.create(where / "venv", with_pip=True)
-            run(where / "venv" / "bin" / "python", "-m", "pip", "install", "-q", wheel, cwd=where)
+            venv.create(where / "venv", with_pip=False)
+            run(sys.executable, "-m", "pip", "--python", where / "venv" / "bin" / "python", "install", "-q", wheel,
+                cwd=where)
             (where / "done").touch()
     return judge
 
