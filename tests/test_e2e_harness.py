@@ -89,6 +89,11 @@ class LiveJudge:
             # (picture processes would draw each map's board again for every test);
             # tests/test_e2e_pictures.py runs the picture processes.
             picture_processes=0, pictures=False,
+            # The game work in the judge's process on PostgreSQL too (a process of its own is
+            # the judge's default there): a game process starts cold (templates compiled, maps
+            # read, statements cached anew), a quarter of a PostgreSQL test's CPU. The soak,
+            # tests/test_e2e_once.py and tests/test_game_process.py run the judge's default.
+            game_process=False,
         )
         if settings:
             self.config = replace(self.config, **settings)

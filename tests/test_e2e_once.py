@@ -1,8 +1,10 @@
 """No reminder, late notice or result is sent twice for one event (issue 11 item 2): two judge
 processes on one database (PostgreSQL, and a SQLite file) with their schedulers racing for
 the same deadlines, then a judge stopped before a deadline and started after it, over real
-SMTP. The judges' clock is moved on to each moment (both read it, their game processes too). What was sent is recorded in the game's row under its row lock, in the transaction of
-the mails."""
+SMTP. The judges' clock is moved on to each moment (both read it, their game processes too:
+these judges run the game work where a judge does by default, in a process of its own on
+PostgreSQL). What was sent is recorded in the game's row under its row lock, in the
+transaction of the mails."""
 
 from __future__ import annotations
 
@@ -46,8 +48,8 @@ def _nothing_more(relay: CaptureSMTP, seconds: float) -> None:
 
 def test_two_judges_on_one_database_send_each_notice_once(database_url: str, tmp_path: Path) -> None:
     relay = CaptureSMTP().start()
-    one = LiveJudge(database_url, relay, tmp_path)
-    two = LiveJudge(database_url, relay, tmp_path)
+    one = LiveJudge(database_url, relay, tmp_path, game_process=None)
+    two = LiveJudge(database_url, relay, tmp_path, game_process=None)
     try:
         powers = start_game(one, "twin")
         for power, orders in list(HOLDS.items())[:-1]:
@@ -77,7 +79,7 @@ def test_two_judges_on_one_database_send_each_notice_once(database_url: str, tmp
 
 def test_a_judge_stopped_before_the_deadline_sends_its_notice_once_after(database_url: str, tmp_path: Path) -> None:
     relay = CaptureSMTP().start()
-    first = LiveJudge(database_url, relay, tmp_path)
+    first = LiveJudge(database_url, relay, tmp_path, game_process=None)
     second: LiveJudge | None = None
     try:
         powers = start_game(first, "rest")
@@ -87,15 +89,15 @@ def test_a_judge_stopped_before_the_deadline_sends_its_notice_once_after(databas
         first.stop()
         clock.advance(timedelta(hours=1, seconds=1))  # no judge runs across the deadline
         before = len(relay.messages)
-        second = LiveJudge(database_url, relay, tmp_path)
+        second = LiveJudge(database_url, relay, tmp_path, game_process=None)
         _wait(relay, before + 8)
-        third = LiveJudge(database_url, relay, tmp_path)
+        third = LiveJudge(database_url, relay, tmp_path, game_process=None)
         try:
             _nothing_more(relay, 2)
         finally:
             third.stop()
         second.stop()
-        second = LiveJudge(database_url, relay, tmp_path)
+        second = LiveJudge(database_url, relay, tmp_path, game_process=None)
         _nothing_more(relay, 2)
         mails = _all(relay)[before:]
         counts = _once(mails)

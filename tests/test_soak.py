@@ -33,8 +33,10 @@ from test_web import ArchiveServer
 CI_SEEDS = "0-2"
 SEEDS = seeds_from(os.environ.get("JUDGE_SOAK_SEEDS", CI_SEEDS))
 YEARS = int(os.environ.get("JUDGE_SOAK_YEARS", "2"))
-#: No limit on mails, and the judge's default of pictures on (the players turn them off at random).
-UNLIMITED = {"sender_mails_per_minute": 100_000, "game_mails_per_minute": 100_000, "pictures": True}
+#: No limit on mails, and the judge's defaults: pictures on (the players turn them off at random),
+#: the game work in a process of its own on PostgreSQL.
+UNLIMITED = {"sender_mails_per_minute": 100_000, "game_mails_per_minute": 100_000, "pictures": True,
+             "game_process": None}
 
 
 @pytest.fixture
