@@ -7,6 +7,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -16,6 +17,12 @@ from judge.store.base import Base, make_engine
 from judge.store.migrate import alembic_config, at_newest, import_models, upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def database_url(empty_database_url: str) -> str:
+    """The migrations run on a database with no tables at all."""
+    return empty_database_url
 
 
 def test_upgrade_head_matches_models(database_url: str) -> None:

@@ -42,9 +42,9 @@ def test_the_cost_is_the_interactive_one_unless_the_environment_lowers_it(monkey
     assert check_password("secret", light) and not check_password("Secret", light)
 
 
-def test_migration_hashes_plain_text_passwords(database_url: str) -> None:
-    upgrade(database_url, "0003_grace_draws_press")
-    engine = make_engine(database_url)
+def test_migration_hashes_plain_text_passwords(empty_database_url: str) -> None:
+    upgrade(empty_database_url, "0003_grace_draws_press")
+    engine = make_engine(empty_database_url)
     now = datetime(2026, 1, 1, tzinfo=UTC)
     try:
         with engine.begin() as conn:
@@ -55,7 +55,7 @@ def test_migration_hashes_plain_text_passwords(database_url: str) -> None:
             conn.execute(text("INSERT INTO player (game_id, email, password, role, wait, preferences, status, "
                               "joined_at) VALUES (1, 'ann@example.org', 'plainpw', 'player', false, '', "
                               "'active', :t)"), {"t": now})
-        upgrade(database_url)
+        upgrade(empty_database_url)
         with make_sessionmaker(engine)() as session:
             (player,) = session.query(Player).all()
     finally:
