@@ -6,14 +6,16 @@ small share of pixels differ visibly, and those only at the edges of owned provi
 from __future__ import annotations
 
 import io
+import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image, ImageChops
 
-from judge.engine import initial_position
+from judge.engine import Adjudication, Position, adjudicate, initial_position
+from judge.engine.board import Board
 from judge.maps import load_board
 from judge.randomgame import play
-from judge.render.pictures import DRAWING, load_art, phase_picture
+from judge.render.pictures import DRAWING, compose, load_art, phase_picture
 from judge.render.pictures.compose import Composer
 from judge.render.pictures.png import full_png, svg_to_png
 
@@ -76,3 +78,42 @@ def test_an_svg_that_is_no_board_is_rasterised_whole() -> None:
     with Image.open(io.BytesIO(svg_to_png(svg))) as image:
         assert image.size == (40, 20)
         assert image.convert("RGB").getpixel((5, 5)) == (0x33, 0x66, 0x99)
+
+
+@pytest.mark.parametrize("name", ["standard", "colonial", "oceania"])
+def test_games_at_one_position_compose_it_once_and_draw_only_their_legends(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst's games at one position differ only in their legends (each its title): the
+    picture above the legend is kept, so a second game draws only its legend's tiles even
+    with no tile kept, and its picture is the same, byte for byte, as one composed afresh."""
+    monkeypatch.setattr(compose, "KEPT_TILES", 0)
+    board = load_board(name)
+    start = initial_position(board.map)
+    after = adjudicate(board, start, [])
+    first, second = (phase_picture(board, start, after, game=game).svg for game in ("one", "the-second-game"))
+    later = phase_picture(board, *_moved(board), game="the-second-game").svg
+    drawn: list[str] = []
+
+    def rasterise(svg: str) -> bytes:
+        drawn.append(svg)
+        return full_png(svg)
+
+    composer = Composer(rasterise, DRAWING)
+    composer.compose(first)
+    assert len(drawn) > 100, "the first game draws every tile"
+    drawn.clear()
+    kept = composer.compose(second)
+    legend = ET.fromstring(second).find(f"{{{compose.SVG_NS}}}g[@id='legend']")
+    assert legend is not None
+    assert len(drawn) == sum(1 for e in legend.iter() if e.tag != legend.tag), "only the legend is drawn"
+    for svg, picture in ((second, kept), (later, composer.compose(later))):
+        fresh = Composer(full_png, DRAWING).compose(svg)
+        assert picture is not None and fresh is not None
+        assert picture.tobytes() == fresh.tobytes()
+
+
+def _moved(board: Board) -> tuple[Position, Adjudication]:
+    """A position after the first, with its orders' adjudication."""
+    phase = list(play(board, initial_position(board.map), 2, 3))[-1]
+    assert phase.adjudication is not None
+    return phase.position, phase.adjudication
