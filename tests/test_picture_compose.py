@@ -17,6 +17,7 @@ from judge.maps import load_board
 from judge.randomgame import play
 from judge.render.pictures import DRAWING, compose, load_art, phase_picture
 from judge.render.pictures.compose import Composer
+from judge.render.pictures.palette import palette_of
 from judge.render.pictures.png import full_png, svg_to_png
 
 #: A pixel differs visibly when a channel differs by more than this (of 255).
@@ -117,3 +118,29 @@ def _moved(board: Board) -> tuple[Position, Adjudication]:
     phase = list(play(board, initial_position(board.map), 2, 3))[-1]
     assert phase.adjudication is not None
     return phase.position, phase.adjudication
+
+
+def test_a_burst_deflates_the_rows_above_the_legend_once_and_each_png_is_its_picture() -> None:
+    """Games at one position in the same colours share the rows above the legend, deflated
+    once: each PNG is still its own picture in its colours, pixel for pixel, and the same bytes
+    whichever game's picture came first."""
+    board = load_board("standard")
+    start = initial_position(board.map)
+    after = adjudicate(board, start, [])
+    svgs = [phase_picture(board, start, after, game=f"burst{g}").svg for g in range(6)]
+    svgs.append(phase_picture(board, *_moved(board), game="burst0").svg)
+    composer = Composer(full_png, DRAWING)
+    made = [composer.png(svg) for svg in svgs]
+    kept = sum(len(above.deflated) for above in composer._above_kept.values())
+    assert kept < len(svgs), "games in the same colours share their deflated rows"
+    other = Composer(full_png, DRAWING)
+    assert [other.png(svg) for svg in reversed(svgs)] == made[::-1]
+    for svg, png in zip(svgs, made, strict=True):
+        assert png is not None
+        picture = composer.compose(svg)
+        assert picture is not None
+        colours = palette_of(picture)
+        with Image.open(io.BytesIO(png)) as image:
+            assert image.mode == "P" and image.size == picture.size
+            assert image.tobytes() == picture.quantize(palette=colours, dither=Image.Dither.NONE).tobytes()
+            assert image.getpalette() == colours.getpalette()

@@ -35,10 +35,11 @@ import threading
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageChops
 
+from . import palette
 from .board import FILL, LAND_COLOUR
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -56,6 +57,8 @@ KEPT_TILES = 2048
 #: Pictures without their legend kept per process, the least recently used dropped first
 #: (each about 6 MB for Standard: the picture in RGBA and in RGB).
 KEPT_ABOVE = 4
+#: Deflated rows kept per kept picture, one per palette (each some 400 KB: the zlib state).
+KEPT_DEFLATED = 16
 
 Rasterise = Callable[[str], bytes]
 Box = tuple[int, int, int, int]
@@ -117,6 +120,8 @@ class Above:
 
     rgba: Image.Image
     rgb: Image.Image
+    #: Its rows above the legend deflated, by the legend's first row and the picture's colours.
+    deflated: OrderedDict[tuple[int, bytes], palette.Deflated] = field(default_factory=OrderedDict)
 
 
 class Composer:
@@ -132,6 +137,36 @@ class Composer:
 
     def compose(self, svg: str) -> Image.Image | None:
         """The picture of ``svg`` (RGB), or None when ``svg`` is not a board's picture."""
+        made = self._compose(svg)
+        return made[0] if made is not None else None
+
+    def png(self, svg: str) -> bytes | None:
+        """The palette PNG of ``svg`` (:mod:`.palette`), or None when ``svg`` is not a board's
+        picture. The rows above the legend are deflated once per kept picture and palette:
+        a burst's games at one position mostly take the same colours, and then deflate only
+        their legends' rows."""
+        made = self._compose(svg)
+        if made is None:
+            return None
+        picture, above, top = made
+        colours = palette.palette_of(picture)
+        found = (top, bytes(colours.getpalette() or []))
+        with self._lock:
+            start = above.deflated.get(found)
+            if start is not None:
+                above.deflated.move_to_end(found)
+        if start is None:
+            start = palette.deflate(palette.rows(picture.crop((0, 0, picture.width, top)), colours))
+            with self._lock:
+                above.deflated[found] = start
+                while len(above.deflated) > KEPT_DEFLATED:
+                    above.deflated.popitem(last=False)
+        legend = palette.rows(picture.crop((0, top, picture.width, picture.height)), colours)
+        return palette.png(picture.size, colours, palette.finish(start, legend))
+
+    def _compose(self, svg: str) -> tuple[Image.Image, Above, int] | None:
+        """The picture of ``svg`` (RGB), its kept picture above the legend, and the first row
+        the legend covers; None when ``svg`` is not a board's picture."""
         try:
             root = ET.fromstring(svg)
         except ET.ParseError:
@@ -147,16 +182,17 @@ class Composer:
         parts = [(body, clipped) for body, box in _legend_parts(groups["legend"], width)
                  if (clipped := _clip(box, width, height)) is not None]
         picture = above.rgb.copy()
-        if parts:
-            # The legend is laid on the strip it covers, cut from the kept picture, and only
-            # that strip converted: the rest of the picture is the kept one's, pixel for pixel.
-            strip = (min(b[0] for _, b in parts), min(b[1] for _, b in parts),
-                     max(b[2] for _, b in parts), max(b[3] for _, b in parts))
-            legend = above.rgba.crop(strip)
-            for body, box in parts:
-                legend.alpha_composite(self._tile(font, "", body, box), (box[0] - strip[0], box[1] - strip[1]))
-            picture.paste(legend.convert("RGB"), strip[:2])
-        return picture
+        if not parts:
+            return picture, above, height
+        # The legend is laid on the strip it covers, cut from the kept picture, and only that
+        # strip converted: the rest of the picture is the kept one's, pixel for pixel.
+        strip = (min(b[0] for _, b in parts), min(b[1] for _, b in parts),
+                 max(b[2] for _, b in parts), max(b[3] for _, b in parts))
+        legend = above.rgba.crop(strip)
+        for body, box in parts:
+            legend.alpha_composite(self._tile(font, "", body, box), (box[0] - strip[0], box[1] - strip[1]))
+        picture.paste(legend.convert("RGB"), strip[:2])
+        return picture, above, strip[1]
 
     def _above(self, root: ET.Element, head: str, groups: dict[str | None, ET.Element]) -> Above:
         """The picture of everything but the legend (the board, its tints, the names, centres,
