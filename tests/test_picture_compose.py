@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
+from random import Random
 
 import pytest
 from PIL import Image, ImageChops
@@ -144,3 +145,16 @@ def test_a_burst_deflates_the_rows_above_the_legend_once_and_each_png_is_its_pic
             assert image.mode == "P" and image.size == picture.size
             assert image.tobytes() == picture.quantize(palette=colours, dither=Image.Dither.NONE).tobytes()
             assert image.getpalette() == colours.getpalette()
+
+
+def test_a_tile_is_laid_over_as_pillows_alpha_composite_lays_it() -> None:
+    """The tiles are laid through Pillow's core (``_over``), the same crop, composite and
+    paste as ``Image.alpha_composite``: every pixel the same, edges and corners included."""
+    random = Random(27)
+    picture = Image.frombytes("RGBA", (60, 40), random.randbytes(60 * 40 * 4))
+    tile = Image.frombytes("RGBA", (13, 9), random.randbytes(13 * 9 * 4))
+    for at in ((0, 0), (47, 31), (20, 5), (0, 31)):
+        laid, expected = picture.copy(), picture.copy()
+        compose._over(laid, tile, at)
+        expected.alpha_composite(tile, at)
+        assert laid.tobytes() == expected.tobytes(), at
