@@ -158,3 +158,17 @@ def test_a_tile_is_laid_over_as_pillows_alpha_composite_lays_it() -> None:
         compose._over(laid, tile, at)
         expected.alpha_composite(tile, at)
         assert laid.tobytes() == expected.tobytes(), at
+
+
+def test_a_burst_keeps_no_title_among_the_tiles() -> None:
+    """A game's title (some 80 KB a tile) is drawn for its picture alone: thousands of games
+    due at once do not fill the kept tiles with titles and push out the tiles that come again."""
+    board = load_board("oceania")
+    start = initial_position(board.map)
+    after = adjudicate(board, start, [])
+    composer = Composer(full_png, DRAWING)
+    composer.compose(phase_picture(board, start, after, game="title0").svg)
+    kept = len(composer._tiles)
+    for game in range(1, 5):
+        composer.compose(phase_picture(board, start, after, game=f"title{game}").svg)
+    assert len(composer._tiles) == kept

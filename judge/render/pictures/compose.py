@@ -179,18 +179,18 @@ class Composer:
                 f' font-family="{_escape(root.get("font-family", ""))}">')
         font = _escape(root.get("font-family", ""))
         above = self._above(root, head, groups)
-        parts = [(body, clipped) for body, box in _legend_parts(groups["legend"], width)
+        parts = [(body, clipped, keep) for body, box, keep in _legend_parts(groups["legend"], width)
                  if (clipped := _clip(box, width, height)) is not None]
         picture = above.rgb.copy()
         if not parts:
             return picture, above, height
         # The legend is laid on the strip it covers, cut from the kept picture, and only that
         # strip converted: the rest of the picture is the kept one's, pixel for pixel.
-        strip = (min(b[0] for _, b in parts), min(b[1] for _, b in parts),
-                 max(b[2] for _, b in parts), max(b[3] for _, b in parts))
+        strip = (min(b[0] for _, b, _ in parts), min(b[1] for _, b, _ in parts),
+                 max(b[2] for _, b, _ in parts), max(b[3] for _, b, _ in parts))
         legend = above.rgba.crop(strip)
-        for body, box in parts:
-            _over(legend, self._tile(font, "", body, box), (box[0] - strip[0], box[1] - strip[1]))
+        for body, box, keep in parts:
+            _over(legend, self._tile(font, "", body, box, keep), (box[0] - strip[0], box[1] - strip[1]))
         picture.paste(legend.convert("RGB"), strip[:2])
         return picture, above, strip[1]
 
@@ -232,25 +232,32 @@ class Composer:
                 self._above_kept.popitem(last=False)
         return kept
 
-    def _tile(self, font: str, defs: str, body: Body, box: Box) -> Image.Image:
+    def _tile(self, font: str, defs: str, body: Body, box: Box, keep: bool = True) -> Image.Image:
         """``body`` (its element inside nested groups with the given attributes) drawn on a
         tile covering ``box`` (within the picture). A tile is kept by what it draws
-        (:func:`_key`), so a tile drawn before costs no XML written."""
-        left, top, right, bottom = box
-        key = (font, defs, left, top, right, bottom, body[0], _key(body[1]))
+        (:func:`_key`), so a tile drawn before costs no XML written; unless ``keep`` is
+        False (a tile not looked for again)."""
+        if not keep:
+            return self._draw(font, defs, body, box)
+        key = (font, defs, *box, body[0], _key(body[1]))
         with self._lock:
             tile = self._tiles.get(key)
             if tile is not None:
                 self._tiles.move_to_end(key)
                 return tile
-        w, h = right - left, bottom - top
-        tile = _open(self.rasterise(f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
-                                    f' font-family="{font}">{defs}{_body_xml(body)}</svg>'))
+        tile = self._draw(font, defs, body, box)
         with self._lock:
             self._tiles[key] = tile
             while len(self._tiles) > KEPT_TILES:
                 self._tiles.popitem(last=False)
         return tile
+
+    def _draw(self, font: str, defs: str, body: Body, box: Box) -> Image.Image:
+        """``body`` drawn by resvg on a tile covering ``box``."""
+        left, top, right, bottom = box
+        w, h = right - left, bottom - top
+        return _open(self.rasterise(f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
+                                    f' font-family="{font}">{defs}{_body_xml(body)}</svg>'))
 
     def _board(self, head: str, sea: ET.Element | None, provinces: ET.Element,
                decor: ET.Element | None) -> KeptBoard:
@@ -313,19 +320,23 @@ def _clip(box: Box, width: int, height: int) -> Box | None:
     return (left, top, right, bottom) if right > left and bottom > top else None
 
 
-def _legend_parts(group: ET.Element, width: int) -> list[tuple[Body, Box]]:
-    """The legend's tiles, element by element: its frame, the power names and the map's
-    name come again in every picture, a count in many, so only the title is drawn anew."""
+def _legend_parts(group: ET.Element, width: int) -> list[tuple[Body, Box, bool]]:
+    """The legend's tiles, element by element, each with whether to keep it: its frame, the
+    power names and the map's name come again in every picture, a count in many, and are
+    kept; its title (its first line of text: the game's name and the phase) is drawn for
+    its picture alone, not kept, so a burst's thousands of titles (some 80 KB each) do not
+    push out the tiles that come again."""
     wrap = _attrs(group)
     match = re.search(r"translate\(\s*[-\d.]+\s*,\s*([-\d.]+)", group.get("transform", ""))
     top = float(match.group(1)) if match else 0.0
-    parts: list[tuple[Body, Box]] = []
+    title = next((e for e in group if e.tag == _tag("text")), None)
+    parts: list[tuple[Body, Box, bool]] = []
     for element in group:
         if element.tag == _tag("g"):
             inner = _attrs(element)
-            parts.extend((((wrap, inner), child), _legend_box(child, top, width)) for child in element)
+            parts.extend((((wrap, inner), child), _legend_box(child, top, width), True) for child in element)
         else:
-            parts.append((((wrap,), element), _legend_box(element, top, width)))
+            parts.append((((wrap,), element), _legend_box(element, top, width), element is not title))
     return parts
 
 
