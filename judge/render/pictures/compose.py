@@ -57,7 +57,8 @@ KEPT_TILES = 2048
 #: Pictures without their legend kept per process, the least recently used dropped first
 #: (each about 6 MB for Standard: the picture in RGBA and in RGB).
 KEPT_ABOVE = 4
-#: Deflated rows kept per kept picture, one per palette (each some 400 KB: the zlib state).
+#: Deflated rows kept per kept picture, one per palette (each some 320 KB: the zlib state
+#: and the rows deflated so far).
 KEPT_DEFLATED = 16
 
 Rasterise = Callable[[str], bytes]
