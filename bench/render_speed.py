@@ -27,7 +27,7 @@ from judge.maps import load_board  # noqa: E402
 from judge.randomgame import play  # noqa: E402
 from judge.render.pictures import DRAWING, phase_picture  # noqa: E402
 from judge.render.pictures.compose import Composer  # noqa: E402
-from judge.render.pictures.png import full_png, palette_image, palette_png  # noqa: E402
+from judge.render.pictures.png import full_png, palette_png  # noqa: E402
 
 
 def cpu_ms(work: Callable[[str], bytes], svg: str, sizes: list[int] | None = None) -> float:
@@ -46,11 +46,11 @@ def whole_png(svg: str) -> bytes:
 
 
 def composed_png(composer: Composer, svg: str) -> bytes:
-    """The palette PNG of a board's picture, composed."""
-    image = composer.compose(svg)
-    if image is None:
+    """The palette PNG of a board's picture, composed (as ``svg_to_png`` makes it)."""
+    png = composer.png(svg)
+    if png is None:
         raise SystemExit("not a board's picture")
-    return palette_image(image)
+    return png
 
 
 def main() -> None:

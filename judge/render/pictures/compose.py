@@ -16,7 +16,10 @@ change: the sea, the provinces' shapes and borders, the decorations. So the pict
   as it does in the whole picture, and laid on in the SVG's order; the tiles that come
   again (a name, a centre or a unit in the same colour, the same place) are kept too,
   found by the elements they draw (tag, attributes, text), so a kept tile costs no XML
-  written.
+  written;
+- **the picture above the legend** (all but the legend, which carries the game's name), kept
+  by what it draws: a deadline burst's games at one position compose it once, and each lays
+  only its legend, on the strip the legend covers.
 
 The result differs from the whole SVG rasterised only in the anti-aliased edges where a
 tint meets its border (``tests/test_picture_compose.py`` bounds the difference on each
@@ -32,22 +35,31 @@ import threading
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, _imaging
 
+from . import palette
 from .board import FILL, LAND_COLOUR
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
-#: The layers drawn as tiles, in the SVG's order; everything before them is the board.
-TILED = ("labels", "centres", "units", "orders", "legend")
+#: The layers drawn as tiles, in the SVG's order; everything before them is the board, and
+#: all but the legend are kept together as the picture above it (:meth:`Composer._above`).
+ABOVE = ("labels", "centres", "units", "orders")
+TILED = (*ABOVE, "legend")
 #: How far each kind of tile reaches beyond its element's points (strokes, markers, arcs).
 UNIT_REACH, CENTRE_REACH, ORDER_REACH = 17, 7, 12
 #: Tiles kept per process, the least recently used dropped first (a name's or a unit's tile is
 #: a few kilobytes, an order's up to some tens: at most some tens of megabytes in all; each
 #: kept board is two full-size RGBA images, about 8 MB for Standard, and its masks).
 KEPT_TILES = 2048
+#: Pictures without their legend kept per process, the least recently used dropped first
+#: (each about 6 MB for Standard: the picture in RGBA and in RGB).
+KEPT_ABOVE = 4
+#: Deflated rows kept per kept picture, one per palette (each some 320 KB: the zlib state
+#: and the rows deflated so far).
+KEPT_DEFLATED = 16
 
 Rasterise = Callable[[str], bytes]
 Box = tuple[int, int, int, int]
@@ -103,6 +115,16 @@ class KeptBoard:
     decor: Image.Image
 
 
+@dataclass(frozen=True)
+class Above:
+    """A picture without its legend, as composed (``rgba``) and as given (``rgb``)."""
+
+    rgba: Image.Image
+    rgb: Image.Image
+    #: Its rows above the legend deflated, by the legend's first row and the picture's colours.
+    deflated: OrderedDict[tuple[int, bytes], palette.Deflated] = field(default_factory=OrderedDict)
+
+
 class Composer:
     """Composes pictures, keeping boards and tiles; one per process (:data:`COMPOSER`)."""
 
@@ -111,10 +133,41 @@ class Composer:
         self.drawing = drawing
         self._boards: dict[tuple[object, ...], KeptBoard] = {}
         self._tiles: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+        self._above_kept: OrderedDict[tuple[object, ...], Above] = OrderedDict()
         self._lock = threading.Lock()
 
     def compose(self, svg: str) -> Image.Image | None:
         """The picture of ``svg`` (RGB), or None when ``svg`` is not a board's picture."""
+        made = self._compose(svg)
+        return made[0] if made is not None else None
+
+    def png(self, svg: str) -> bytes | None:
+        """The palette PNG of ``svg`` (:mod:`.palette`), or None when ``svg`` is not a board's
+        picture. The rows above the legend are deflated once per kept picture and palette:
+        a burst's games at one position mostly take the same colours, and then deflate only
+        their legends' rows."""
+        made = self._compose(svg)
+        if made is None:
+            return None
+        picture, above, top = made
+        colours = palette.palette_of(picture)
+        found = (top, bytes(colours.getpalette() or []))
+        with self._lock:
+            start = above.deflated.get(found)
+            if start is not None:
+                above.deflated.move_to_end(found)
+        if start is None:
+            start = palette.deflate(palette.rows(picture.crop((0, 0, picture.width, top)), colours))
+            with self._lock:
+                above.deflated[found] = start
+                while len(above.deflated) > KEPT_DEFLATED:
+                    above.deflated.popitem(last=False)
+        legend = palette.rows(picture.crop((0, top, picture.width, picture.height)), colours)
+        return palette.png(picture.size, colours, palette.finish(start, legend))
+
+    def _compose(self, svg: str) -> tuple[Image.Image, Above, int] | None:
+        """The picture of ``svg`` (RGB), its kept picture above the legend, and the first row
+        the legend covers; None when ``svg`` is not a board's picture."""
         try:
             root = ET.fromstring(svg)
         except ET.ParseError:
@@ -125,6 +178,34 @@ class Composer:
         width, height = int(float(root.get("width", "0"))), int(float(root.get("height", "0")))
         head = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
                 f' font-family="{_escape(root.get("font-family", ""))}">')
+        font = _escape(root.get("font-family", ""))
+        above = self._above(root, head, groups)
+        parts = [(body, clipped, keep) for body, box, keep in _legend_parts(groups["legend"], width)
+                 if (clipped := _clip(box, width, height)) is not None]
+        picture = above.rgb.copy()
+        if not parts:
+            return picture, above, height
+        # The legend is laid on the strip it covers, cut from the kept picture, and only that
+        # strip converted: the rest of the picture is the kept one's, pixel for pixel.
+        strip = (min(b[0] for _, b, _ in parts), min(b[1] for _, b, _ in parts),
+                 max(b[2] for _, b, _ in parts), max(b[3] for _, b, _ in parts))
+        legend = above.rgba.crop(strip)
+        for body, box, keep in parts:
+            _over(legend, self._tile(font, "", body, box, keep), (box[0] - strip[0], box[1] - strip[1]))
+        picture.paste(legend.convert("RGB"), strip[:2])
+        return picture, above, strip[1]
+
+    def _above(self, root: ET.Element, head: str, groups: dict[str | None, ET.Element]) -> Above:
+        """The picture of everything but the legend (the board, its tints, the names, centres,
+        units and orders), kept by what it draws: the games of one position due at once
+        differ only in their legends (each its own title), so they compose the rest once."""
+        legend = groups["legend"]
+        found = (head, tuple(_key(e) for e in root if e is not legend and e.tag != _tag("title")))
+        with self._lock:
+            kept = self._above_kept.get(found)
+            if kept is not None:
+                self._above_kept.move_to_end(found)
+                return kept
         sea = next((e for e in root if e.tag == _tag("rect")), None)
         board = self._board(head, sea, groups["provinces"], groups.get("decor"))
         picture = board.base.copy()
@@ -136,56 +217,48 @@ class Composer:
         picture.alpha_composite(board.decor)
         defs = next((e for e in root if e.tag == _tag("defs")), None)
         font = _escape(root.get("font-family", ""))
-        for name in TILED:
+        for name in ABOVE:
             group = groups[name]
             wrap = _attrs(group)
-            if name == "legend":
-                self._lay_legend(picture, font, group)
-                continue
             extra = _xml(defs) if name == "orders" and defs is not None else ""
             for element in group:
                 reach = _box(name, element, group)
-                if reach is not None:
-                    self._lay(picture, font, extra, ((wrap,), element), reach)
-        return picture.convert("RGB")
+                clipped = _clip(reach, picture.width, picture.height) if reach is not None else None
+                if clipped is not None:
+                    _over(picture, self._tile(font, extra, ((wrap,), element), clipped), clipped[:2])
+        kept = Above(picture, picture.convert("RGB"))
+        with self._lock:
+            self._above_kept[found] = kept
+            while len(self._above_kept) > KEPT_ABOVE:
+                self._above_kept.popitem(last=False)
+        return kept
 
-    def _lay(self, picture: Image.Image, font: str, defs: str, body: Body, box: Box) -> None:
-        """Draw ``body`` (its elements inside nested groups with the given attributes) on a
-        tile covering ``box`` and lay it on ``picture``. A tile is kept by what it draws
-        (:func:`_key`), so a tile drawn before costs no XML written."""
-        left, top, right, bottom = (max(box[0], 0), max(box[1], 0), min(box[2], picture.width),
-                                    min(box[3], picture.height))
-        if right <= left or bottom <= top:
-            return
-        key = (font, defs, left, top, right, bottom, body[0], _key(body[1]))
+    def _tile(self, font: str, defs: str, body: Body, box: Box, keep: bool = True) -> Image.Image:
+        """``body`` (its element inside nested groups with the given attributes) drawn on a
+        tile covering ``box`` (within the picture). A tile is kept by what it draws
+        (:func:`_key`), so a tile drawn before costs no XML written; unless ``keep`` is
+        False (a tile not looked for again)."""
+        if not keep:
+            return self._draw(font, defs, body, box)
+        key = (font, defs, *box, body[0], _key(body[1]))
         with self._lock:
             tile = self._tiles.get(key)
             if tile is not None:
                 self._tiles.move_to_end(key)
-        if tile is None:
-            w, h = right - left, bottom - top
-            tile = _open(self.rasterise(f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
-                                        f' font-family="{font}">{defs}{_body_xml(body)}</svg>'))
-            with self._lock:
-                self._tiles[key] = tile
-                while len(self._tiles) > KEPT_TILES:
-                    self._tiles.popitem(last=False)
-        picture.alpha_composite(tile, (left, top))
+                return tile
+        tile = self._draw(font, defs, body, box)
+        with self._lock:
+            self._tiles[key] = tile
+            while len(self._tiles) > KEPT_TILES:
+                self._tiles.popitem(last=False)
+        return tile
 
-    def _lay_legend(self, picture: Image.Image, font: str, group: ET.Element) -> None:
-        """The legend, element by element: its frame, the power names and the map's title
-        come again in every picture, a count in many, so only the title is drawn anew."""
-        wrap = _attrs(group)
-        match = re.search(r"translate\(\s*[-\d.]+\s*,\s*([-\d.]+)", group.get("transform", ""))
-        top = float(match.group(1)) if match else 0.0
-        for element in group:
-            if element.tag == _tag("g"):
-                inner = _attrs(element)
-                for child in element:
-                    box = _legend_box(child, top, picture.width)
-                    self._lay(picture, font, "", ((wrap, inner), child), box)
-            else:
-                self._lay(picture, font, "", ((wrap,), element), _legend_box(element, top, picture.width))
+    def _draw(self, font: str, defs: str, body: Body, box: Box) -> Image.Image:
+        """``body`` drawn by resvg on a tile covering ``box``."""
+        left, top, right, bottom = box
+        w, h = right - left, bottom - top
+        return _open(self.rasterise(f'<svg xmlns="{SVG_NS}" width="{w}" height="{h}" viewBox="{left} {top} {w} {h}"'
+                                    f' font-family="{font}">{defs}{_body_xml(body)}</svg>'))
 
     def _board(self, head: str, sea: ET.Element | None, provinces: ET.Element,
                decor: ET.Element | None) -> KeptBoard:
@@ -231,6 +304,41 @@ class Composer:
         with self._lock:
             board.masks[abbr] = kept
         return kept
+
+
+def _over(picture: Image.Image, tile: Image.Image, at: tuple[int, int]) -> None:
+    """Lay ``tile`` over ``picture`` with its top left corner ``at``, inside it: what
+    ``picture.alpha_composite(tile, at)`` does (the same crop, composite and paste of
+    Pillow's core), without its checks and the images it wraps each step in, which took as
+    long as the work for a picture's some 260 small tiles."""
+    box = (at[0], at[1], at[0] + tile.width, at[1] + tile.height)
+    picture.im.paste(_imaging.alpha_composite(picture.im.crop(box), tile.im), box)
+
+
+def _clip(box: Box, width: int, height: int) -> Box | None:
+    """``box`` within a picture of ``width`` by ``height``, or None when nothing of it is."""
+    left, top, right, bottom = max(box[0], 0), max(box[1], 0), min(box[2], width), min(box[3], height)
+    return (left, top, right, bottom) if right > left and bottom > top else None
+
+
+def _legend_parts(group: ET.Element, width: int) -> list[tuple[Body, Box, bool]]:
+    """The legend's tiles, element by element, each with whether to keep it: its frame, the
+    power names and the map's name come again in every picture, a count in many, and are
+    kept; its title (its first line of text: the game's name and the phase) is drawn for
+    its picture alone, not kept, so a burst's thousands of titles (some 80 KB each) do not
+    push out the tiles that come again."""
+    wrap = _attrs(group)
+    match = re.search(r"translate\(\s*[-\d.]+\s*,\s*([-\d.]+)", group.get("transform", ""))
+    top = float(match.group(1)) if match else 0.0
+    title = next((e for e in group if e.tag == _tag("text")), None)
+    parts: list[tuple[Body, Box, bool]] = []
+    for element in group:
+        if element.tag == _tag("g"):
+            inner = _attrs(element)
+            parts.extend((((wrap, inner), child), _legend_box(child, top, width), True) for child in element)
+        else:
+            parts.append((((wrap,), element), _legend_box(element, top, width), element is not title))
+    return parts
 
 
 def _legend_box(element: ET.Element, top: float, width: int) -> Box:
