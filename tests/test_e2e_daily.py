@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Mapping
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
 
 import test_e2e_harness as harness
 from test_e2e_harness import JUDGE, LiveJudge, Mail, bodies_to, start_game
 
+from judge import clock
 from judge.store.base import make_engine, make_sessionmaker
 from judge.store.games import find_game
 
@@ -70,15 +72,19 @@ def test_a_mail_with_an_error_does_not_complete_the_orders(live: LiveJudge) -> N
 
 def test_the_delay_lets_a_player_change_their_mind(live: LiveJudge) -> None:
     """With every order in, the phase waits the game's delay (njudge's 0.5 hours by default;
-    here about 4 seconds); a mail within it changes the orders that are adjudicated."""
+    here an hour, on the judge's clock); a mail within it changes the orders that are
+    adjudicated."""
     powers = start_game(live, "dly")
-    live.mail(GM, "signon Mdly gmpw\nset moves delay 0.0012", expect=1 + EVERYONE)
+    live.mail(GM, "signon Mdly gmpw\nset moves delay 1", expect=1 + EVERYONE)
     order_all_but(live, powers, "dly", "France")
     reply = live.reply(powers["France"], signon("France", "dly") + HOLDS["France"])
     assert "Orders received for all units of France." in reply.body
     reply = live.reply(powers["France"], signon("France", "dly") + "A par - bur")
+    clock.advance(timedelta(minutes=59))
+    live.settle()
     assert live.phase("dly") == "S1901M", "nothing is processed before the delay is over"
-    results = live.collect(EVERYONE, timeout=20)
+    clock.advance(timedelta(minutes=1, seconds=1))
+    results = live.collect(EVERYONE)
     assert all(m.subject == "E2E:dly - S1901M Results" for m in results)
     assert "France: Army Paris -> Burgundy." in results[0].body
     assert live.phase("dly") == "F1901M"
@@ -213,9 +219,10 @@ def test_one_notice_lists_every_setting_a_mail_changed(live: LiveJudge) -> None:
 
 def test_replies_in_grace_say_the_deadline_passed_and_when_grace_ends(live: LiveJudge) -> None:
     live.reply(GM, "create ?gra gmpw")
-    live.mail(GM, "signon Mgra gmpw\nset moves next 0.0008 clock -1 min 0 grace 1 days SMTWTFS", expect=2)
+    live.mail(GM, "signon Mgra gmpw\nset moves next 1 clock -1 min 0 grace 1 days SMTWTFS", expect=2)
     powers = start_game(live, "gra", existing=True)
-    late = live.collect(EVERYONE, timeout=20)
+    clock.advance(timedelta(hours=1, seconds=1))
+    late = live.collect(EVERYONE)
     assert {m.subject for m in late if m.to != GM} == {"[You are late!] E2E:gra - S1901M Late Notice: AEFGIRT"}
     assert [m.subject for m in late if m.to == GM] == ["E2E:gra - S1901M Late Notice: AEFGIRT"]
     reply = live.reply(powers["France"], signon("France", "gra") + "A par - bur")

@@ -5,9 +5,13 @@ everyone right after the results."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import test_e2e_harness as harness
 from test_e2e_harness import LiveJudge, not_replies, reply_among, start_game
 from test_game_helpers import HOLDS
+
+from judge import clock
 
 live = harness.live
 GM = "gm@players.test"
@@ -19,7 +23,7 @@ EVERYONE = 8
 def test_fake_and_postal_press(live: LiveJudge) -> None:
     powers = start_game(live, "fk")
     italy, france = powers["Italy"], powers["France"]
-    mails = live.mail(GM, "signon Mfk gmpw\nset fake, postal press\nset moves delay 0.0005", expect=1 + EVERYONE)
+    mails = live.mail(GM, "signon Mfk gmpw\nset fake, postal press\nset moves delay 1", expect=1 + EVERYONE)
     assert "Partial may be Faked, Postal Press" in reply_among(mails, GM).body
 
     mails = live.mail(italy, "signon Ifk pw\npress to all but go fake broadcast\nThis is Germany. You are all "
@@ -43,8 +47,10 @@ def test_fake_and_postal_press(live: LiveJudge) -> None:
 
     for power, orders in HOLDS.items():
         live.reply(powers[power], f"signon {power[0]}fk pw\n{orders}")
-    assert live.phase("fk") == "S1901M"  # the clock's delay: the scheduler processes it
-    later = live.collect(2 * EVERYONE, timeout=20)
+    live.settle()
+    assert live.phase("fk") == "S1901M"  # the clock's delay (an hour): the scheduler processes it
+    clock.advance(timedelta(hours=1, seconds=1))
+    later = live.collect(2 * EVERYONE)
     results = [m for m in later if m.subject == "E2E:fk - S1901M Results"]
     postal = [m for m in later if m.subject == "E2E:fk - S1901M Postal Press"]
     assert len(results) == EVERYONE and len(postal) == EVERYONE
