@@ -333,7 +333,8 @@ def _empty_pg(url: str, *, keep_newest: bool) -> None:
             tables = [row[0] for row in conn.execute(text(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'alembic_version'"))]
             if keep_newest and tables and at_newest(conn):
-                conn.execute(text(f"TRUNCATE {', '.join(f'{t}' for t in tables)} RESTART IDENTITY CASCADE"))
+                names = ", ".join('"' + name + '"' for name in tables)
+                conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
             else:
                 conn.execute(text("DROP SCHEMA public CASCADE"))
                 conn.execute(text("CREATE SCHEMA public"))
